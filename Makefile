@@ -1,0 +1,62 @@
+# Db2 Performance, Retraced. `make book` builds the site; `make test` passes the tests.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+PORT ?= 8000
+VOILA_PORT ?= 8866
+export JUPYTER_CONFIG_DIR := $(CURDIR)/dashboards/jupyter-config
+export PYDEVD_DISABLE_FILE_VALIDATION := 1
+
+.PHONY: venv book serve voila test test-fast bench chromium lock clean
+
+## venv: create .venv (when absent) and install the pinned runtime + test dependencies
+venv: $(STAMP)
+$(STAMP): requirements.txt requirements-test.txt pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt -r requirements-test.txt
+	$(BIN)/python -m ipykernel install --sys-prefix --name python3 >/dev/null
+	touch $(STAMP)
+
+## book: build the whole site strictly (warnings are errors) into _build/html
+book: venv
+	DB2BOOK_BUILD=1 $(BIN)/jupyter-book build --all -W -n --keep-going .
+
+## serve: serve the built site on http://127.0.0.1:$(PORT)
+serve:
+	$(BIN)/python -m http.server --bind 127.0.0.1 --directory _build/html $(PORT)
+
+## voila: the chapter dashboards on http://127.0.0.1:$(VOILA_PORT)
+voila: venv
+	$(BIN)/voila dashboards/ --no-browser --port=$(VOILA_PORT) --Voila.ip=127.0.0.1
+
+## chromium: Debian's Chromium for the browser tests (installed when absent)
+chromium:
+	@command -v chromium >/dev/null || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+
+## test: build the book strictly, then every test (models, data, notebooks, browser, Voila)
+test: book chromium
+	$(BIN)/python -m pytest -q
+
+## test-fast: the tests that need no built site, browser or server
+test-fast: venv
+	$(BIN)/python -m pytest -q -m "not browser and not voila and not slow"
+
+## bench: build times, page weight, redraw and Voila latency, model speed (table; JSON in bench/results/)
+bench: book chromium
+	$(BIN)/python bench/run.py
+
+## lock: regenerate requirements.txt (the exact lock) from requirements.in in a scratch venv
+lock:
+	rm -rf /tmp/db2book-lock && $(PYTHON) -m venv /tmp/db2book-lock
+	/tmp/db2book-lock/bin/pip install --quiet -r requirements.in
+	{ echo "# Exact lock of the book's runtime (build, live notebooks, Voila). Binder builds from this file."; \
+	  echo "# Generated from requirements.in by 'make lock'; do not edit by hand."; \
+	  /tmp/db2book-lock/bin/pip freeze; echo "-e ."; } > requirements.txt
+
+clean:
+	rm -rf _build

@@ -1,0 +1,83 @@
+"""The live explorer: ipywidgets sliders that call the Python model on every move.
+
+It draws the very chart the static page draws (:func:`widgets.figure.chart_at`), rendered to
+SVG in the kernel with ``vl-convert``, so it works in JupyterLab, a class JupyterHub, Binder and
+Voila alike, with no JavaScript extension and no internet. Its sliders are continuous (the
+parameter's fine ``step``) and can never leave the parameter's valid range.
+"""
+from __future__ import annotations
+
+import html
+import time
+from typing import Callable, Sequence
+
+import ipywidgets as w
+import vl_convert
+
+from .figure import Figure, chart_at
+
+
+def render_svg(fig: Figure, **values: float) -> str:
+    """SVG text of ``fig`` at one parameter setting."""
+    return vl_convert.vegalite_to_svg(chart_at(fig, **values).to_dict())
+
+
+def _slider(p) -> w.FloatSlider:
+    return w.FloatSlider(
+        value=p.default, min=p.min, max=p.max, step=p.step, description=p.label,
+        continuous_update=True, readout_format=".4g",
+        style={"description_width": "initial"}, layout=w.Layout(width="460px"),
+        tooltip=p.help or p.title,
+    )
+
+
+class Explorer(w.VBox):
+    """Sliders for each parameter of one or more figures, and their charts.
+
+    Figures that share a parameter name share one slider. ``readout(values)`` may return an
+    HTML string of key numbers to show under the charts.
+    """
+
+    def __init__(self, figures: Sequence[Figure], readout: Callable[[dict], str] | None = None,
+                 title: str = ""):
+        self.figures = list(figures)
+        self.readout = readout
+        params = {}
+        for fig in self.figures:
+            for p in fig.params:
+                params.setdefault(p.name, p)
+        self.params = params
+        self.sliders = {name: _slider(p) for name, p in params.items()}
+        units = [w.HTML(f"<span style='color:#555'>{html.escape(p.unit)}</span>") for p in params.values()]
+        rows = [w.HBox([s, u]) for s, u in zip(self.sliders.values(), units)]
+        self.charts = [w.HTML() for _ in self.figures]
+        self.info = w.HTML()
+        self.status = w.HTML()
+        header = [w.HTML(f"<h3>{html.escape(title)}</h3>")] if title else []
+        super().__init__(header + rows + self.charts + [self.info, self.status])
+        self.add_class("db2book-explorer")
+        for s in self.sliders.values():
+            s.observe(self._on_change, names="value")
+        self.last_update_ms = float("nan")
+        self.update()
+
+    def values(self) -> dict[str, float]:
+        return {name: float(s.value) for name, s in self.sliders.items()}
+
+    def update(self) -> None:
+        start = time.perf_counter()
+        values = self.values()
+        try:
+            for fig, box in zip(self.figures, self.charts):
+                own = {p.name: values[p.name] for p in fig.params}
+                box.value = render_svg(fig, **own)
+            if self.readout is not None:
+                self.info.value = self.readout(values)
+            self.status.value = ""
+        except ValueError as exc:  # sliders cannot reach invalid values; this is a safety net
+            self.status.value = f"<b style='color:#b00'>{html.escape(str(exc))}</b>"
+        self.last_update_ms = (time.perf_counter() - start) * 1000
+        self.add_class("db2book-updated")
+
+    def _on_change(self, _change) -> None:
+        self.update()

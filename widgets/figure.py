@@ -1,0 +1,218 @@
+"""The figure pipeline: one model function, three surfaces.
+
+A :class:`Figure` couples a pure, vectorised model (``curves``) with a description of its
+parameters (:class:`Param`) and the published points it is compared with. From it:
+
+* :func:`static_chart` builds an Altair chart whose sliders are Vega-Lite parameters. The model
+  is evaluated in Python over the slider grid once, at build time, and the chart only filters
+  that table, so the static page shows exactly the numbers the Python model gives for the
+  slider setting (rounded to :data:`SIGNIFICANT_DIGITS` significant digits).
+* :func:`chart_at` builds the same chart for one parameter setting, with no sliders; the live
+  explorer (:mod:`widgets.explorer`) renders it on every slider move.
+
+Chapters declare figures; they never rebuild this machinery.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Mapping
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+SIGNIFICANT_DIGITS = 6
+MAX_STATIC_ROWS = 6000
+WIDTH, HEIGHT = 520, 300
+
+#: Every declared figure by its qualified name ``"<study>.<figure>"``; tests use it to compare
+#: what the browser shows with the Python model.
+REGISTRY: dict[str, "Figure"] = {}
+
+
+@dataclass(frozen=True)
+class Param:
+    """A model parameter that a reader can move.
+
+    ``step`` is the live slider's step (fine); ``static_step`` the static page's (coarse: the
+    page carries a precomputed grid). The static grid is anchored on ``default`` so that the
+    page opens at exactly the calibrated setting.
+    """
+
+    name: str
+    label: str
+    unit: str
+    min: float
+    max: float
+    default: float
+    step: float
+    static_step: float
+    help: str = ""
+
+    def __post_init__(self):
+        if not (self.min <= self.default <= self.max):
+            raise ValueError(f"Param {self.name}: default {self.default} outside [{self.min}, {self.max}]")
+        if self.step <= 0 or self.static_step <= 0:
+            raise ValueError(f"Param {self.name}: steps must be positive")
+
+    def static_values(self) -> np.ndarray:
+        """The grid the static page carries: ``default + k * static_step`` inside [min, max]."""
+        below = math.floor((self.default - self.min) / self.static_step + 1e-9)
+        above = math.floor((self.max - self.default) / self.static_step + 1e-9)
+        ks = np.arange(-below, above + 1)
+        return np.round(self.default + ks * self.static_step, 10)
+
+    @property
+    def title(self) -> str:
+        return f"{self.label} ({self.unit})" if self.unit else self.label
+
+
+@dataclass(frozen=True)
+class Axis:
+    field: str
+    title: str
+    scale: str = "linear"  # "linear" or "log"
+    format: str = ",.4~g"
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure of a chapter: a model, its sliders and its published points.
+
+    ``curves(x, **params)`` returns ``{series name: y values over x}``; it must be pure and
+    vectorised over ``x``. ``published`` has the columns ``x``, ``y``, ``series``, ``source``
+    (document, table, line) and ``condition`` (what was measured).
+    """
+
+    study: str
+    name: str
+    title: str
+    x: Axis
+    y: Axis
+    x_values: np.ndarray
+    curves: Callable[..., Mapping[str, np.ndarray]]
+    params: tuple[Param, ...]
+    published: pd.DataFrame | None = None
+    reconstruction: bool = False
+    subtitle: str = ""
+    extra: Mapping[str, float] = field(default_factory=dict)
+
+    def __post_init__(self):
+        if len(self.params) > 2:
+            raise ValueError(f"{self.key}: a static chart carries at most two sliders")
+        REGISTRY[self.key] = self
+
+    @property
+    def key(self) -> str:
+        return f"{self.study}.{self.name}"
+
+    def defaults(self) -> dict[str, float]:
+        return {p.name: p.default for p in self.params}
+
+    def evaluate(self, **values: float) -> dict[str, np.ndarray]:
+        """The model's curves at a parameter setting (missing ones take their defaults)."""
+        settings = {**self.defaults(), **values}
+        out = self.curves(np.asarray(self.x_values, dtype=float), **settings, **self.extra)
+        return {k: np.asarray(v, dtype=float) for k, v in out.items()}
+
+
+def _round_sig(values: np.ndarray, digits: int = SIGNIFICANT_DIGITS) -> np.ndarray:
+    values = np.asarray(values, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mag = np.where(values == 0, 0, np.floor(np.log10(np.abs(values))))
+    factor = 10.0 ** (digits - 1 - mag)
+    return np.round(values * factor) / factor
+
+
+def grid_table(fig: Figure) -> pd.DataFrame:
+    """The model over the static slider grid: one row per (setting, x), one column per series."""
+    names = [p.name for p in fig.params]
+    frames = []
+    for combo in itertools.product(*(p.static_values() for p in fig.params)):
+        setting = dict(zip(names, combo))
+        curves = fig.evaluate(**setting)
+        frame = pd.DataFrame({"x": fig.x_values, **{s: _round_sig(v) for s, v in curves.items()}})
+        for n, v in setting.items():
+            frame.insert(0, n, v)
+        frames.append(frame)
+    table = pd.concat(frames, ignore_index=True)
+    if len(table) > MAX_STATIC_ROWS:
+        raise ValueError(f"{fig.key}: static grid has {len(table)} rows (> {MAX_STATIC_ROWS}); coarsen it")
+    bad = ~np.isfinite(table.drop(columns=names + ["x"]).to_numpy())
+    if bad.any():
+        raise ValueError(f"{fig.key}: the model gave a non-finite value on the static grid")
+    return table
+
+
+def _series_names(fig: Figure, curves: Mapping[str, np.ndarray]) -> list[str]:
+    names = list(curves)
+    if fig.published is not None:
+        names += [s for s in fig.published["series"].unique() if s not in names]
+    return names
+
+
+def _layers(fig: Figure, model_data, series_cols: list[str], filters: list[str]) -> alt.LayerChart:
+    scale_x = alt.Scale(type=fig.x.scale, nice=False)
+    scale_y = alt.Scale(type=fig.y.scale, nice=fig.y.scale != "log")
+    color = alt.Color("series:N", title=None, legend=alt.Legend(orient="bottom"),
+                      scale=alt.Scale(domain=series_cols + _published_series(fig, series_cols)))
+    line = alt.Chart(model_data, name="model")
+    for expr in filters:
+        line = line.transform_filter(expr)
+    line = line.transform_fold(series_cols, as_=["series", "y"]).mark_line(strokeWidth=2.5).encode(
+        x=alt.X("x:Q", title=fig.x.title, scale=scale_x, axis=alt.Axis(format=fig.x.format)),
+        y=alt.Y("y:Q", title=fig.y.title, scale=scale_y, axis=alt.Axis(format=fig.y.format)),
+        color=color,
+        tooltip=[alt.Tooltip("series:N", title="model"), alt.Tooltip("x:Q", title=fig.x.title, format=fig.x.format),
+                 alt.Tooltip("y:Q", title=fig.y.title, format=fig.y.format)],
+    )
+    layers = [line]
+    if fig.published is not None and len(fig.published):
+        pts = alt.Chart(fig.published, name="published").mark_point(filled=True, size=90, opacity=0.95,
+                                                                     stroke="black", strokeWidth=0.8).encode(
+            x="x:Q", y="y:Q", color=color, shape=alt.Shape("series:N", legend=None),
+            tooltip=[alt.Tooltip("series:N", title="published"), alt.Tooltip("condition:N", title="run"),
+                     alt.Tooltip("x:Q", title=fig.x.title, format=fig.x.format),
+                     alt.Tooltip("y:Q", title=fig.y.title, format=fig.y.format),
+                     alt.Tooltip("source:N", title="source")],
+        )
+        layers.append(pts)
+    subtitle = [fig.subtitle] if fig.subtitle else []
+    subtitle.append("Lines: model. Points: published values (hover for the source).")
+    if fig.reconstruction:
+        subtitle.insert(0, "RECONSTRUCTION: the source prints no data for this figure.")
+    return alt.layer(*layers).properties(
+        width=WIDTH, height=HEIGHT,
+        title=alt.TitleParams(fig.title, subtitle=subtitle, anchor="start"),
+    )
+
+
+def _published_series(fig: Figure, exclude: list[str]) -> list[str]:
+    if fig.published is None:
+        return []
+    return [s for s in fig.published["series"].unique() if s not in exclude]
+
+
+def static_chart(fig: Figure) -> alt.LayerChart:
+    """The chart for the static page: sliders are Vega-Lite params over a precomputed grid."""
+    table = grid_table(fig)
+    series_cols = [c for c in table.columns if c not in {p.name for p in fig.params} | {"x"}]
+    csv = table.to_csv(index=False, float_format="%.10g")
+    data = alt.InlineData(values=csv, format=alt.DataFormat(type="csv", parse={c: "number" for c in table.columns}))
+    sliders, filters = [], []
+    for p in fig.params:
+        values = p.static_values()
+        sliders.append(alt.param(name=p.name, value=float(p.default), bind=alt.binding_range(
+            min=float(values[0]), max=float(values[-1]), step=p.static_step, name=p.title + " ")))
+        filters.append(f"abs(datum['{p.name}'] - {p.name}) < {p.static_step / 2!r}")
+    chart = _layers(fig, data, series_cols, filters).add_params(*sliders)
+    return chart.properties(usermeta={"db2book": {"figure": fig.key}})
+
+
+def chart_at(fig: Figure, **values: float) -> alt.LayerChart:
+    """The same chart at one parameter setting, with no sliders (the live explorer draws it)."""
+    curves = fig.evaluate(**values)
+    frame = pd.DataFrame({"x": fig.x_values, **curves})
+    return _layers(fig, frame, list(curves), []).properties(usermeta={"db2book": {"figure": fig.key}})

@@ -1,0 +1,232 @@
+"""Models of the large-memory study (Beane, Chan, Lekkas 2015): pure, vectorised numpy.
+
+The chain, one small function per link:
+
+    pool size (GB) --LRU miss curve--> sync reads per dialog step
+                   --CPU per sync read--> CPU per dialog step --> ITR
+                   --time per sync read--> DB request time --closed loop--> ETR
+
+and, for 2-way data sharing, a second cache level: a local pool (LBP) per member in front of
+the group buffer pool (GBP), which only holds pages of GBP-dependent objects.
+
+Units: pool sizes in GB (2**30 bytes, as the study's tables use), times in seconds unless a
+name says ``_ms`` or ``_us``, rates per second, "DS" = an SAP dialog step (the study's
+transaction). Every public function validates its inputs (see :mod:`widgets.validation`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .. import validation as v
+
+# --- the LRU miss curve: Che's approximation under a power-law ("Zipf-like") popularity ------
+
+_U_EDGES = np.concatenate([[0.0], np.logspace(-14, 0, 701)])  # fractions of the catalogue
+_U_MID = np.sqrt(_U_EDGES[1:] * np.maximum(_U_EDGES[:-1], 1e-16))
+_U_WIDTH = np.diff(_U_EDGES)
+_T_GRID = np.logspace(-6, 7, 1400)  # Che's characteristic time, in units of the mean inter-request time
+
+
+@lru_cache(maxsize=256)
+def _che_table(skew: float) -> tuple[np.ndarray, np.ndarray]:
+    """(log occupancy, log miss ratio) over Che's characteristic time, for one skew."""
+    rate = (1.0 - skew) * _U_MID ** (-skew)  # request rate density; integrates to 1
+    decay = np.exp(-np.outer(_T_GRID, rate))  # P(page not requested within T)
+    occupancy = (_U_WIDTH * (1.0 - decay)).sum(axis=1)  # fraction of the catalogue in cache
+    miss = (_U_WIDTH * rate * decay).sum(axis=1)  # request-weighted probability of a miss
+    keep = (occupancy > 1e-12) & (occupancy < 1 - 1e-9) & (miss > 0)
+    return np.log(occupancy[keep]), np.log(miss[keep])
+
+
+def lru_miss_ratio(cache_fraction, skew: float) -> np.ndarray:
+    """Miss ratio of an LRU cache holding ``cache_fraction`` of a catalogue (dimensionless).
+
+    Independent references with popularity density q(u) = (1-skew) u**(-skew) over the
+    catalogue fraction u in (0, 1]; Che's approximation: find T with
+    integral (1 - exp(-q T)) du = cache_fraction, then miss = integral q exp(-q T) du.
+    A cache at least as large as the catalogue never misses (returns 0).
+    """
+    c = v.non_negative("cache_fraction", cache_fraction)
+    s = float(v.open_unit("skew", skew))
+    log_c, log_m = _che_table(round(s, 6))
+    with np.errstate(divide="ignore"):
+        lc = np.log(np.clip(c, 1e-300, None))
+    miss = np.exp(np.interp(lc, log_c, log_m, left=0.0, right=-np.inf))
+    miss = np.where(c <= np.exp(log_c[0]), 1.0 - c * (1 - np.exp(log_m[0])) / np.exp(log_c[0]), miss)
+    return np.where(c >= 1.0, 0.0, miss)
+
+
+# --- the workload and the machine ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Workload:
+    """How SAP Day Posting re-references pages (calibrated in :mod:`.calibration`)."""
+
+    getpages_per_ds: float  # random getpages per dialog step that can miss the pool
+    skew: float  # power-law skew of page popularity, 0 < skew < 1 (higher = hotter hot set)
+    working_set_gb: float  # GB of data that is re-referenced at random
+    floor_reads_per_ds: float  # sync reads per DS that no pool size removes (first touches)
+
+
+@dataclass(frozen=True)
+class Machine:
+    """CPU and time costs on one processor (zEC12 or z13) and configuration."""
+
+    cps: int  # general-purpose processors (all LPARs together)
+    base_cpu_ms_per_ds: float  # CPU per dialog step with no sync reads, ms
+    cpu_us_per_sync_read: float  # CPU per sync read, including its latch and switch costs, us
+
+
+@dataclass(frozen=True)
+class RequestTime:
+    """DB request time R = base + per_read * reads**exponent (s; reads = sync reads per DS).
+
+    exponent = 1 is the linear I/O model (a fixed time per read); the fitted exponent is
+    below 1 (see the chapter for why).
+    """
+
+    base_s: float  # DB request time with no sync reads, s
+    per_read_s: float  # scale of the sync-read term, s
+    exponent: float  # 1 = linear
+
+
+@dataclass(frozen=True)
+class ClosedLoop:
+    """The SAP users as a closed loop: each cycles through think time and k DB requests."""
+
+    users: float  # simulated users (10,560 single system; 7,680 data sharing)
+    think_s: float  # time per dialog step outside the DB requests (application server, network), s
+    requests_per_ds: float  # DB requests per dialog step
+
+
+def sync_reads_per_ds(pool_gb, workload: Workload) -> np.ndarray:
+    """Synchronous reads per dialog step with ``pool_gb`` GB of buffer pools (one LRU pool)."""
+    pool = v.positive("pool_gb", pool_gb, unit="GB")
+    _check_workload(workload)
+    miss = lru_miss_ratio(pool / workload.working_set_gb, workload.skew)
+    return workload.floor_reads_per_ds + workload.getpages_per_ds * miss
+
+
+def cpu_ms_per_ds(reads_per_ds, machine: Machine) -> np.ndarray:
+    """CPU milliseconds per dialog step: a base path plus a cost per sync read."""
+    reads = v.non_negative("reads_per_ds", reads_per_ds, unit="sync reads per DS")
+    _check_machine(machine)
+    return machine.base_cpu_ms_per_ds + machine.cpu_us_per_sync_read * 1e-3 * reads
+
+
+def itr(reads_per_ds, machine: Machine) -> np.ndarray:
+    """Internal throughput rate, DS/s: the ETR the CPs would carry at 100% busy."""
+    return machine.cps * 1e3 / cpu_ms_per_ds(reads_per_ds, machine)
+
+
+def db_request_time(reads_per_ds, request: RequestTime) -> np.ndarray:
+    """DB request time, s: a base time plus a sync-read term (linear when exponent = 1)."""
+    reads = v.non_negative("reads_per_ds", reads_per_ds, unit="sync reads per DS")
+    v.non_negative("base_s", request.base_s, unit="s")
+    v.non_negative("per_read_s", request.per_read_s, unit="s")
+    v.in_range("exponent", request.exponent, 0.05, 2.0)
+    return request.base_s + request.per_read_s * reads ** request.exponent
+
+
+def etr(request_s, loop: ClosedLoop) -> np.ndarray:
+    """External throughput, DS/s, from Little's law for a closed loop: N = X (Z + k R)."""
+    r = v.non_negative("request_s", request_s, unit="s")
+    v.positive("users", loop.users)
+    v.non_negative("think_s", loop.think_s, unit="s")
+    v.positive("requests_per_ds", loop.requests_per_ds)
+    return loop.users / (loop.think_s + loop.requests_per_ds * r)
+
+
+def cpu_utilisation(etr_ds, itr_ds) -> np.ndarray:
+    """Average CP busy fraction: ETR / ITR (must stay at or below 1)."""
+    e = v.non_negative("etr_ds", etr_ds, unit="DS/s")
+    i = v.positive("itr_ds", itr_ds, unit="DS/s")
+    v.same_shape(etr_ds=e, itr_ds=i)
+    return e / i
+
+
+# --- data sharing: a local pool in front of the group buffer pool --------------------------
+
+
+@dataclass(frozen=True)
+class GroupPool:
+    """The group buffer pool's view of the workload (calibrated on Tables 10, 13, 16)."""
+
+    gbp_dependent_fraction: float  # share of local misses on GBP-dependent objects, [0, 1]
+    changed_set_gb: float  # GB of changed pages of GBP-dependent objects worth caching
+    skew: float  # popularity skew of those pages, 0 < skew < 1
+
+
+def gbp_hit_ratio(gbp_gb, group: GroupPool) -> np.ndarray:
+    """Fraction of GBP reads (local misses on GBP-dependent data) that find the page."""
+    size = v.positive("gbp_gb", gbp_gb, unit="GB")
+    _check_group(group)
+    return 1.0 - lru_miss_ratio(size / group.changed_set_gb, group.skew)
+
+
+def sync_reads_per_ds_data_sharing(lbp_gb, gbp_gb, workload: Workload, group: GroupPool) -> np.ndarray:
+    """Disk sync reads per DS in data sharing: local misses not served by the GBP.
+
+    reads = floor + g * miss_local(LBP) * (1 - f * hit_GBP(GBP)), where f is the
+    GBP-dependent fraction. Each member's local pool sees the whole random working set.
+    """
+    lbp = v.positive("lbp_gb", lbp_gb, unit="GB per member")
+    gbp = v.positive("gbp_gb", gbp_gb, unit="GB")
+    v.same_shape(lbp_gb=lbp, gbp_gb=gbp)
+    _check_workload(workload)
+    local_miss = lru_miss_ratio(lbp / workload.working_set_gb, workload.skew)
+    served = group.gbp_dependent_fraction * gbp_hit_ratio(gbp, group)
+    return workload.floor_reads_per_ds + workload.getpages_per_ds * local_miss * (1.0 - served)
+
+
+def memory_needed_gb(lbp_gb_per_member, gbp_gb, members: int = 2, gbp_copies: int = 2) -> np.ndarray:
+    """Real memory a data-sharing configuration needs, GB: LBP x members + GBP x 2 (rebuild)."""
+    lbp = v.non_negative("lbp_gb_per_member", lbp_gb_per_member, unit="GB")
+    gbp = v.non_negative("gbp_gb", gbp_gb, unit="GB")
+    v.in_range("members", members, 1, 32)
+    v.in_range("gbp_copies", gbp_copies, 1, 2)
+    return lbp * members + gbp * gbp_copies
+
+
+# --- checks on the records ----------------------------------------------------------------
+
+
+def _check_workload(wl: Workload) -> None:
+    v.positive("getpages_per_ds", wl.getpages_per_ds)
+    v.open_unit("skew", wl.skew)
+    v.positive("working_set_gb", wl.working_set_gb, unit="GB")
+    v.non_negative("floor_reads_per_ds", wl.floor_reads_per_ds)
+
+
+def _check_machine(m: Machine) -> None:
+    v.in_range("cps", m.cps, 1, 256)
+    v.positive("base_cpu_ms_per_ds", m.base_cpu_ms_per_ds, unit="ms")
+    v.non_negative("cpu_us_per_sync_read", m.cpu_us_per_sync_read, unit="us")
+
+
+def _check_group(g: GroupPool) -> None:
+    v.ratio("gbp_dependent_fraction", g.gbp_dependent_fraction)
+    v.positive("changed_set_gb", g.changed_set_gb, unit="GB")
+    v.open_unit("skew", g.skew)
+
+
+# --- the whole chain ------------------------------------------------------------------------
+
+
+def single_system(pool_gb, workload: Workload, machine: Machine, request: RequestTime,
+                  loop: ClosedLoop) -> dict[str, np.ndarray]:
+    """Pool size (GB) -> every modelled indicator of a single-system Day Posting run.
+
+    Returns arrays over ``pool_gb``: ``reads_per_ds``, ``itr`` (DS/s), ``request_s``,
+    ``etr`` (DS/s), ``reads_per_s`` (= reads_per_ds x ETR) and ``cpu_util`` (ETR / ITR).
+    """
+    reads = sync_reads_per_ds(pool_gb, workload)
+    itr_ds = itr(reads, machine)
+    request_s = db_request_time(reads, request)
+    etr_ds = etr(request_s, loop)
+    return {"reads_per_ds": reads, "itr": itr_ds, "request_s": request_s, "etr": etr_ds,
+            "reads_per_s": reads * etr_ds, "cpu_util": etr_ds / itr_ds}

@@ -1,0 +1,92 @@
+"""The study's published runs, gathered from ``data/large_memory`` into tidy frames.
+
+Each frame has one row per measured run and the columns the models need, plus ``source``
+(document, table, page, line) for tooltips and the ledger.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pandas as pd
+
+from ..data import load_long, source_text, wide
+
+STUDY = "large_memory"
+DOC = "Beane, Chan & Lekkas 2015"
+
+SINGLE_SYSTEM = {  # file -> (series, machine)
+    "t04_isolated_results.csv": ("isolated", "zEC12"),
+    "t06_consolidated_results.csv": ("consolidated", "zEC12"),
+    "t23_z13_results.csv": ("z13 consolidated", "z13"),
+}
+DATA_SHARING = {
+    "t10_lbp_scaling_results.csv": "LBP scaling (GBP 64 GB)",
+    "t13_gbp_scaling_results.csv": "GBP scaling (LBP 58 GB)",
+    "t16_lbp_gbp_results.csv": "large LBP + large GBP",
+}
+NIGHT = {"t18_night_single_results.csv": "single system"}
+
+
+def _cite(filename: str, long: pd.DataFrame, run: str, metric: str) -> str:
+    line = int(long[(long["run_id"] == run) & (long["metric"] == metric)]["line"].iloc[0])
+    return f"{DOC}, " + source_text(STUDY, filename, line).split(", ", 1)[1]
+
+
+def _frame(filename: str, metrics: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    long = load_long(STUDY, filename)
+    table = wide(long)
+    missing = [m for m in metrics if m not in table.columns]
+    if missing:
+        raise ValueError(f"{filename}: missing metric(s) {missing}")
+    return long, table[metrics].copy()
+
+
+@lru_cache(maxsize=None)
+def single_system() -> pd.DataFrame:
+    """Day Posting, single system: Tables 4, 6 (zEC12) and 23 (z13)."""
+    metrics = ["bp_size_total_gb", "users", "cp_count", "etr_ds_per_s", "cpu_util_pct", "itr_ds_per_s",
+               "db_request_time_s", "sync_reads_per_s", "hit_ratio_pct"]
+    frames = []
+    for filename, (series, machine) in SINGLE_SYSTEM.items():
+        long, table = _frame(filename, metrics)
+        table["series"], table["machine"], table["file"] = series, machine, filename
+        _add_sources(table, filename, long, metrics)
+        frames.append(table)
+    out = pd.concat(frames).rename_axis("run_id").reset_index()
+    out["sync_reads_per_ds"] = out["sync_reads_per_s"] / out["etr_ds_per_s"]
+    return out
+
+
+def _add_sources(table: pd.DataFrame, filename: str, long: pd.DataFrame, metrics: list[str]) -> None:
+    """Add ``src_<metric>`` columns citing each cell's line, and ``source`` (the sync reads')."""
+    for metric in metrics:
+        table[f"src_{metric}"] = [_cite(filename, long, run, metric) for run in table.index]
+    table["source"] = table["src_sync_reads_per_s"]
+
+
+@lru_cache(maxsize=None)
+def data_sharing() -> pd.DataFrame:
+    """Day Posting, 2-way data sharing: Tables 10, 13 and 16."""
+    metrics = ["lbp_per_member_gb", "gbp_gb", "users", "etr_ds_per_s", "cpu_util_pct", "itr_ds_per_s",
+               "db_request_time_s", "sync_reads_per_s", "hit_ratio_pct", "gbp_hit_ratio_pct"]
+    frames = []
+    for filename, series in DATA_SHARING.items():
+        long, table = _frame(filename, metrics)
+        table["series"], table["file"] = series, filename
+        _add_sources(table, filename, long, metrics)
+        frames.append(table)
+    out = pd.concat(frames).rename_axis("run_id").reset_index()
+    out["cp_count"] = 12  # 2 LPARs x 6 CPs (Tables 10, 13, 16)
+    out["sync_reads_per_ds"] = out["sync_reads_per_s"] / out["etr_ds_per_s"]
+    return out
+
+
+@lru_cache(maxsize=None)
+def night_single() -> pd.DataFrame:
+    """Night Balancing, single system: Table 18."""
+    metrics = ["bp_size_total_gb", "cpu_util_pct", "max_elapsed_time_s", "throughput_accounts_per_hour",
+               "sync_reads_per_s", "dyn_prefetch_pages_read_per_s", "hit_ratio_pct", "batch_jobs"]
+    filename = "t18_night_single_results.csv"
+    long, table = _frame(filename, metrics)
+    _add_sources(table, filename, long, metrics)
+    return table.rename_axis("run_id").reset_index()
