@@ -133,3 +133,35 @@ def source_text(study: str, filename: str, line: int | None = None) -> str:
     where = f"line {line}" if line is not None else f"lines {row['lines']}"
     page = f", {row['page']}" if row["page"] else ""
     return f"{doc}, {row['table']}{page}, {where}"
+
+
+def printed_table(study: str, filename: str) -> pd.DataFrame:
+    """A long table shown as printed: one row per metric, one column per run.
+
+    Cells keep the source's printed text; a flagged cell gets a mark (``†`` reconstructed,
+    ``‡`` contradiction) that :func:`flagged` explains.
+    """
+    frame = load_long(study, filename)
+    marks = {"reconstructed": " †", "contradiction": " ‡", "": ""}
+    frame = frame.assign(shown=[
+        (p if f != "reconstructed" else f"{v:g}{'%' if u == 'pct' else ''}") + marks[f]
+        for p, v, u, f in zip(frame["printed"], frame["value"], frame["unit"], frame["flag"].str.strip())])
+    table = frame.pivot_table(index="metric", columns="run_id", values="shown", aggfunc="first", sort=False)
+    return table.reindex(columns=list(dict.fromkeys(frame["run_id"]))).rename_axis(index=None, columns=None)
+
+
+def flagged(study: str, root: str | None = None) -> pd.DataFrame:
+    """Every flagged cell of a study: reconstructed from the study's arithmetic, or contradicting it."""
+    src = sources(study, root)
+    rows = []
+    for filename, table in zip(src["file"], src["table"]):
+        path = Path(root or data_dir()) / study / filename
+        header, _ = _read_rows(path)
+        if "flag" not in header:
+            continue
+        frame = load_long(study, filename, root)
+        hit = frame[frame["flag"].str.strip() != ""]
+        for row in hit.itertuples():
+            rows.append({"table": table, "run": row.run_id, "metric": row.metric, "printed": row.printed,
+                         "line": row.line, "flag": row.flag, "why": row.note})
+    return pd.DataFrame(rows)

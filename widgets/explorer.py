@@ -64,13 +64,16 @@ class Explorer(w.VBox):
     def values(self) -> dict[str, float]:
         return {name: float(s.value) for name, s in self.sliders.items()}
 
-    def update(self) -> None:
+    def update(self, changed: str | None = None) -> None:
+        """Redraw the figures that use ``changed`` (all of them when None)."""
         start = time.perf_counter()
         values = self.values()
         try:
             for fig, box in zip(self.figures, self.charts):
-                own = {p.name: values[p.name] for p in fig.params}
-                box.value = render_svg(fig, **own)
+                names = [p.name for p in fig.params]
+                if changed is not None and changed not in names:
+                    continue
+                box.value = render_svg(fig, **{n: values[n] for n in names})
             if self.readout is not None:
                 self.info.value = self.readout(values)
             self.status.value = ""
@@ -79,5 +82,8 @@ class Explorer(w.VBox):
         self.last_update_ms = (time.perf_counter() - start) * 1000
         self.add_class("db2book-updated")
 
-    def _on_change(self, _change) -> None:
-        self.update()
+    def _on_change(self, change) -> None:
+        self.update(changed=change["owner"].description and self._name_of(change["owner"]))
+
+    def _name_of(self, slider) -> str:
+        return next(name for name, s in self.sliders.items() if s is slider)

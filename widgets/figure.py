@@ -23,8 +23,8 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-SIGNIFICANT_DIGITS = 6
-MAX_STATIC_ROWS = 6000
+SIGNIFICANT_DIGITS = 4  # what the page carries; the tests compare at this precision
+MAX_STATIC_ROWS = 2500
 WIDTH, HEIGHT = 520, 300
 
 #: Every declared figure by its qualified name ``"<study>.<figure>"``; tests use it to compare
@@ -50,6 +50,8 @@ class Param:
     step: float
     static_step: float
     help: str = ""
+    static_min: float | None = None  # the static page may carry a narrower range than the live one
+    static_max: float | None = None
 
     def __post_init__(self):
         if not (self.min <= self.default <= self.max):
@@ -59,8 +61,10 @@ class Param:
 
     def static_values(self) -> np.ndarray:
         """The grid the static page carries: ``default + k * static_step`` inside [min, max]."""
-        below = math.floor((self.default - self.min) / self.static_step + 1e-9)
-        above = math.floor((self.max - self.default) / self.static_step + 1e-9)
+        low = self.min if self.static_min is None else max(self.min, self.static_min)
+        high = self.max if self.static_max is None else min(self.max, self.static_max)
+        below = math.floor((self.default - low) / self.static_step + 1e-9)
+        above = math.floor((high - self.default) / self.static_step + 1e-9)
         ks = np.arange(-below, above + 1)
         return np.round(self.default + ks * self.static_step, 10)
 
@@ -155,7 +159,7 @@ def _series_names(fig: Figure, curves: Mapping[str, np.ndarray]) -> list[str]:
 
 def _layers(fig: Figure, model_data, series_cols: list[str], filters: list[str]) -> alt.LayerChart:
     scale_x = alt.Scale(type=fig.x.scale, nice=False)
-    scale_y = alt.Scale(type=fig.y.scale, nice=fig.y.scale != "log")
+    scale_y = alt.Scale(type=fig.y.scale, nice=True)
     color = alt.Color("series:N", title=None, legend=alt.Legend(orient="bottom"),
                       scale=alt.Scale(domain=series_cols + _published_series(fig, series_cols)))
     line = alt.Chart(model_data, name="model")
@@ -199,7 +203,7 @@ def static_chart(fig: Figure) -> alt.LayerChart:
     """The chart for the static page: sliders are Vega-Lite params over a precomputed grid."""
     table = grid_table(fig)
     series_cols = [c for c in table.columns if c not in {p.name for p in fig.params} | {"x"}]
-    csv = table.to_csv(index=False, float_format="%.10g")
+    csv = table.to_csv(index=False, float_format="%.8g")
     data = alt.InlineData(values=csv, format=alt.DataFormat(type="csv", parse={c: "number" for c in table.columns}))
     sliders, filters = [], []
     for p in fig.params:

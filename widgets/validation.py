@@ -60,8 +60,9 @@ def in_range(
         hi = "inf" if high == math.inf else f"{high:g}"
         unit_txt = f" {unit}" if unit else ""
         what = "is not a finite number" if not np.isfinite(first) else "is out of range"
+        shown = _describe(value) if arr.ndim == 0 else f"{first!r} (in {_describe(value)})"
         raise ValueError(
-            f"{name}={_describe(value) if arr.ndim == 0 else first!r} {what}; "
+            f"{name}={shown} {what}; "
             f"valid range is {left}{lo}, {hi}{right}{unit_txt}"
         )
     return arr

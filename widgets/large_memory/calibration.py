@@ -140,3 +140,24 @@ def fit() -> Calibration:
     return Calibration(workload=workload, group=group, cpu_zec12=zec12, cpu_z13=z13,
                        cpu_data_sharing=_fit_cpu_data_sharing(), request_time=_fit_request_time(),
                        loop=_fit_loop())
+
+
+def request_time_for_exponent(exponent: float) -> m.RequestTime:
+    """Best base and scale of the DB request time for a given exponent (relative least squares).
+
+    With the exponent fixed, R = base + scale * reads**exponent is linear in (base, scale), so
+    the fit is one small linear solve; the figure's exponent slider calls it on every move.
+    """
+    from .. import validation as v
+
+    exponent = float(v.in_range("exponent", exponent, 0.05, 2.0))
+    reads, r = _request_data()
+    design = np.column_stack([np.ones_like(reads), reads ** exponent]) / r[:, None]
+    (base, scale), *_ = np.linalg.lstsq(design, np.ones_like(r), rcond=None)
+    return m.RequestTime(base_s=float(base), per_read_s=float(scale), exponent=exponent)
+
+
+@lru_cache(maxsize=1)
+def _request_data() -> tuple[np.ndarray, np.ndarray]:
+    ss = published.single_system()
+    return ss["sync_reads_per_ds"].to_numpy(), ss["db_request_time_s"].to_numpy()

@@ -1,0 +1,165 @@
+"""Shared by the browser tests and the benchmark: serve the built site, drive Chromium, run Voila.
+
+* :func:`serve` serves a folder on 127.0.0.1 (a free port) from a background thread.
+* :func:`browser` launches Debian's Chromium through Playwright (never Playwright's download).
+* :class:`RequestLog` records every request a page makes, to prove none leaves the loopback.
+* :func:`voila` starts a Voila server on loopback and stops it afterwards.
+* :data:`JS_MODEL_MARKS` reads the model lines a chart is drawing from its Vega scenegraph.
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parent.parent
+SITE = ROOT / "_build" / "html"
+CHROMIUM = os.environ.get("DB2BOOK_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+#: Console errors that Jupyter Book 1.x pages always print and that break nothing, by name.
+KNOWN_HARMLESS = ("Identifier 'THEBE_JS_URL' has already been declared",)
+
+#: JavaScript: for every chart on the page, the data items of its "model" marks.
+JS_MODEL_MARKS = """
+() => {
+  const out = {};
+  for (const [id, view] of Object.entries(window.db2bookViews || {})) {
+    const items = [];
+    const walk = (node) => {
+      if (!node) return;
+      if (node.marktype && node.name === 'model_marks') {
+        for (const it of node.items || []) { if (it.datum) items.push(it.datum); }
+      }
+      for (const child of (node.items || [])) { if (child && child.items) walk(child); }
+    };
+    walk(view.scenegraph().root);
+    out[id] = items.map(d => ({x: d.x, series: d.series, y: d.y}));
+  }
+  return out;
+}
+"""
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # keep test output readable
+        pass
+
+
+@contextlib.contextmanager
+def serve(directory: Path = SITE):
+    """Serve ``directory`` on a free loopback port; yields the base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@contextlib.contextmanager
+def browser():
+    """A headless Debian Chromium driven by Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        raise RuntimeError(f"{CHROMIUM} not found: run `make chromium` (apt-get install chromium)")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+class RequestLog:
+    """Every request, response size and console error of one page."""
+
+    def __init__(self, page):
+        self.urls: list[str] = []
+        self.failed: list[str] = []
+        self.console_errors: list[str] = []
+        self.page_errors: list[str] = []
+        self.bytes = 0
+        page.on("request", lambda r: self.urls.append(r.url))
+        page.on("requestfailed", lambda r: self.failed.append(f"{r.url} ({r.failure})"))
+        page.on("console", lambda m: m.type == "error" and self.console_errors.append(m.text))
+        page.on("pageerror", lambda e: self.page_errors.append(str(e)))
+        page.on("response", self._on_response)
+
+    def _on_response(self, response):
+        try:
+            self.bytes += len(response.body())
+        except Exception:  # redirects and aborted bodies have none
+            pass
+
+    def outside(self) -> list[str]:
+        """Requests whose host is not the loopback (data: and blob: URLs stay in the page)."""
+        bad = []
+        for url in self.urls:
+            parsed = urlparse(url)
+            if parsed.scheme in ("data", "blob", "about"):
+                continue
+            if parsed.hostname not in LOOPBACK:
+                bad.append(url)
+        return bad
+
+    def errors(self) -> list[str]:
+        """Console and page errors, minus the named harmless ones."""
+        return [e for e in self.console_errors + self.page_errors
+                if not any(k in e for k in KNOWN_HARMLESS)]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def voila(notebook: Path, timeout: float = 60.0):
+    """Start Voila on a loopback port for ``notebook``; yields the URL of the rendered page."""
+    port = free_port()
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(ROOT / "dashboards" / "jupyter-config"),
+               PYDEVD_DISABLE_FILE_VALIDATION="1")
+    cmd = [str(Path(sys.executable).parent / "voila"), str(notebook), "--no-browser", f"--port={port}",
+           "--Voila.ip=127.0.0.1", "--Voila.open_browser=False"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.time() + timeout
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"voila exited: {proc.stderr.read().decode()[-2000:]}")
+            try:
+                urllib.request.urlopen(url + "api", timeout=1)
+                break
+            except Exception as exc:  # not up yet (or 404 on /api: it is up)
+                if getattr(exc, "code", None):
+                    break
+                if time.time() > deadline:
+                    raise RuntimeError(f"voila did not open port {port} in {timeout} s") from exc
+                time.sleep(0.25)
+        yield url
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)

@@ -1,0 +1,40 @@
+"""The live explorers of the large-memory chapter (notebook and Voila)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..explorer import Explorer
+from . import figures as f
+from .fidelity import predict_single
+from dataclasses import replace
+
+SIZES_GB = (161.0, 320.0, 638.0, 2048.0)
+
+
+def _readout(values: dict) -> str:
+    """A small table: the whole chain at four pool sizes for the current workload sliders."""
+    wl = f._workload(values.get("skew"), values.get("working_set_gb"))
+    cal = replace(f.CAL, workload=wl)
+    if "cpu_us_per_sync_read" in values:
+        cal = replace(cal, cpu_zec12=(cal.cpu_zec12[0], values["cpu_us_per_sync_read"]))
+    out = predict_single(np.array(SIZES_GB), "zEC12", cal)
+    head = "".join(f"<th style='padding:0 10px'>{s:,.0f} GB</th>" for s in SIZES_GB)
+    rows = [("sync reads / s", out["reads_per_s"], "{:,.0f}"), ("ITR (DS/s)", out["itr"], "{:,.0f}"),
+            ("DB request time (s)", out["request_s"], "{:.3f}"), ("ETR (DS/s)", out["etr"], "{:,.0f}"),
+            ("CPU busy", out["cpu_util"], "{:.0%}")]
+    body = "".join("<tr><td>" + name + "</td>" + "".join(
+        f"<td style='text-align:right;padding:0 10px'>{fmt.format(x)}</td>" for x in vals) + "</tr>"
+        for name, vals, fmt in rows)
+    return (f"<table class='db2book-readout'><tr><th>zEC12, whole chain</th>{head}</tr>{body}</table>"
+            "<p style='color:#555'>Every number above is the model's, at the slider settings.</p>")
+
+
+def explorer(*names: str) -> Explorer:
+    """Sliders and charts for the named figures (default: sync reads, ITR and ETR)."""
+    chosen = [getattr(f, n.upper()) for n in names] if names else [f.SYNC_READS, f.ITR]
+    return Explorer(chosen, readout=_readout, title="Large memory: explore the model")
+
+
+def dashboard() -> Explorer:
+    """Every slider figure of the chapter, for a classroom projector (Voila)."""
+    return Explorer(list(f.ALL), readout=_readout, title="Large memory for DB2 buffer pools")

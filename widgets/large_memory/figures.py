@@ -1,0 +1,278 @@
+"""The chapter's figures, declared once for the static page, the notebook and Voila.
+
+Each :class:`~widgets.figure.Figure` names a curve function (calling the model in
+:mod:`.model` with the calibration of :mod:`.calibration`), at most two sliders and the published
+points. Nothing here computes a number the model does not.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+from ..figure import Axis, Figure, Param
+from . import calibration as cal
+from . import fidelity, model, published
+
+STUDY = "large_memory"
+CAL = cal.CALIBRATED
+POOL_GB = np.round(np.geomspace(16, 2048, 30), 1)  # beyond the study's 638 GB, up to 2 TB
+POOL_AXIS = Axis("pool_gb", "Total buffer pool size (GB)", scale="log", format=",.0f")
+
+# --- sliders ------------------------------------------------------------------------------
+
+SKEW = Param("skew", "Popularity skew", "", 0.05, 0.98, CAL.workload.skew, 0.005, 0.05,
+             help="0 = every page equally popular; near 1 = a few pages take most references",
+             static_min=0.55, static_max=0.98)
+WORKING_SET = Param("working_set_gb", "Re-referenced data", "GB", 50, 1500, CAL.workload.working_set_gb, 1, 150,
+                    help="GB of data the workload re-references at random (fitted: 367 GB)",
+                    static_min=60, static_max=1000)
+CPU_PER_READ = Param("cpu_us_per_sync_read", "CPU per sync read", "µs", 0, 120, CAL.cpu_zec12[1], 0.5, 15,
+                     help="CPU each synchronous read costs, with its switches and latches (fitted: 44 µs)",
+                     static_max=115)
+EXPONENT = Param("exponent", "Request-time exponent", "", 0.32, 1.6, CAL.request_time.exponent, 0.01, 0.1,
+                 help="1 = a fixed time per sync read (linear); fitted: 0.40")
+USERS = Param("users", "Users", "", 500, 40000, CAL.loop.users, 10, 3000, static_min=1500, static_max=21000)
+THINK = Param("think_s", "Time outside the DB per step", "s", 0.5, 30, CAL.loop.think_s, 0.05, 3,
+              static_min=1, static_max=20)
+GBP = Param("gbp_gb", "Group buffer pool", "GB", 4, 1024, 64.0, 1, 48, static_max=320)
+LBP = Param("lbp_gb", "Local pool per member", "GB", 4, 1024, 58.0, 1, 40, static_max=300)
+GBP_FRACTION = Param("gbp_dependent_fraction", "GBP-dependent share of misses", "", 0.0, 1.0,
+                     CAL.group.gbp_dependent_fraction, 0.01, 0.15,
+                     help="0 = no page is shared between members; the study counted 58% of data")
+
+
+def _workload(skew=None, working_set_gb=None) -> model.Workload:
+    wl = CAL.workload
+    return replace(wl, skew=wl.skew if skew is None else skew,
+                   working_set_gb=wl.working_set_gb if working_set_gb is None else working_set_gb)
+
+
+def _points(frame: pd.DataFrame, x: str, y: str, src: str, label=lambda r: r.series) -> pd.DataFrame:
+    return pd.DataFrame({
+        "x": frame[x].to_numpy(), "y": frame[y].to_numpy(),
+        "series": [label(r) for r in frame.itertuples()],
+        "condition": frame["run_id"].to_numpy(), "source": frame[src].to_numpy(),
+    })
+
+
+def _single(metric: str) -> pd.DataFrame:
+    ss = published.single_system()
+    return _points(ss, "bp_size_total_gb", metric, f"src_{metric}",
+                   label=lambda r: f"published: {r.series}")
+
+
+# --- 1. sync reads vs pool size -----------------------------------------------------------
+
+
+def sync_read_curves(pool_gb, skew, working_set_gb):
+    """Sync reads per second on zEC12 (chain: miss curve -> reads/DS -> x ETR)."""
+    wl = _workload(skew, working_set_gb)
+    out = model.single_system(pool_gb, wl, fidelity.machine("zEC12"), CAL.request_time, CAL.loop)
+    return {"model (one LRU pool)": out["reads_per_s"]}
+
+
+SYNC_READS = Figure(
+    STUDY, "sync_reads", "Sync reads fall 97% as the pools grow from 161 to 638 GB",
+    POOL_AXIS, Axis("reads", "DB2 synchronous reads per second", scale="log", format=",.3~s"),
+    POOL_GB, sync_read_curves, (SKEW, WORKING_SET), published=_single("sync_reads_per_s"),
+    subtitle="Che's LRU approximation over a power-law popularity, fitted to Tables 4, 6, 10, 13, 16, 23.")
+
+
+# --- 2. ITR, 3. DB request time, 4. ETR ------------------------------------------------------
+
+
+def itr_curves(pool_gb, cpu_us_per_sync_read, working_set_gb):
+    """ITR (DS/s) on both machines, with a common CPU cost per sync read."""
+    reads = model.sync_reads_per_ds(pool_gb, _workload(working_set_gb=working_set_gb))
+    out = {}
+    for name, (base, _) in (("zEC12", CAL.cpu_zec12), ("z13", CAL.cpu_z13)):
+        out[f"model: {name}"] = model.itr(reads, model.Machine(12, base, cpu_us_per_sync_read))
+    return out
+
+
+ITR = Figure(
+    STUDY, "itr", "Fewer sync reads, less CPU per dialog step: ITR rises",
+    POOL_AXIS, Axis("itr", "ITR (dialog steps per second at 100% CPU)", format=",.0f"),
+    POOL_GB, itr_curves, (CPU_PER_READ, WORKING_SET), published=_single("itr_ds_per_s"),
+    subtitle="ITR = 12 CPs / (base CPU + CPU per read × sync reads per step).")
+
+
+def request_time_curves(pool_gb, exponent):
+    """DB request time (s) on zEC12, refitting base and scale for the chosen exponent."""
+    reads = model.sync_reads_per_ds(pool_gb, CAL.workload)
+    return {"model": model.db_request_time(reads, cal.request_time_for_exponent(exponent)),
+            "linear I/O model (exponent 1)": model.db_request_time(reads, cal.LINEAR_REQUEST_TIME)}
+
+
+REQUEST_TIME = Figure(
+    STUDY, "request_time", "DB request time: a fixed cost per read cannot explain 320 GB",
+    POOL_AXIS, Axis("request_s", "DB request time (s)", format=".2f"),
+    POOL_GB, request_time_curves, (EXPONENT,), published=_single("db_request_time_s"),
+    subtitle="R = base + scale × (sync reads per step)^exponent; base and scale refitted for each exponent.")
+
+
+def etr_curves(pool_gb, users, think_s):
+    """ETR (DS/s) from the closed loop N = X (Z + k R), and the CPU bound ETR <= ITR."""
+    out = model.single_system(pool_gb, CAL.workload, fidelity.machine("zEC12"), CAL.request_time,
+                              replace(CAL.loop, users=users, think_s=think_s))
+    return {"model: ETR (closed loop)": np.minimum(out["etr"], out["itr"]), "CPU bound (ITR)": out["itr"]}
+
+
+ETR = Figure(
+    STUDY, "etr", "Throughput: the same users cycle faster when the database answers sooner",
+    POOL_AXIS, Axis("etr", "ETR (dialog steps per second)", format=",.0f"),
+    POOL_GB, etr_curves, (USERS, THINK), published=_single("etr_ds_per_s"),
+    subtitle="Little's law for 10,560 users: N = ETR × (Z + 7.8 × DB request time); ETR can never pass ITR.")
+
+
+# --- 5. data sharing: local and group pools --------------------------------------------------
+
+
+def _ds_points(series_filter: str) -> pd.DataFrame:
+    ds = published.data_sharing()
+    ds = ds[ds["series"].str.startswith(series_filter)]
+    return ds
+
+
+def local_scaling_curves(lbp_gb, gbp_gb, gbp_dependent_fraction):
+    """Sync reads per DS in 2-way data sharing as the local pools grow, at one GBP size."""
+    group = replace(CAL.group, gbp_dependent_fraction=gbp_dependent_fraction)
+    gbp = np.full_like(np.asarray(lbp_gb, dtype=float), gbp_gb)
+    return {"model: LBP + GBP": model.sync_reads_per_ds_data_sharing(lbp_gb, gbp, CAL.workload, group),
+            "model: no GBP help (share 0)": model.sync_reads_per_ds_data_sharing(
+                lbp_gb, gbp, CAL.workload, replace(group, gbp_dependent_fraction=0.0))}
+
+
+LBP_AXIS = Axis("lbp_gb", "Local buffer pools per member (GB)", scale="log", format=",.0f")
+GBP_AXIS = Axis("gbp_gb", "Group buffer pools (GB)", scale="log", format=",.0f")
+DS_READS = Axis("reads", "Sync reads per dialog step", scale="log", format=",.3~g")
+
+
+def _per_ds_points(frame: pd.DataFrame, x: str) -> pd.DataFrame:
+    pts = _points(frame, x, "sync_reads_per_ds", "src_sync_reads_per_s",
+                  label=lambda r: f"published: {r.series}")
+    pts["condition"] = [f"{r.run_id} (LBP {r.lbp_per_member_gb:g}, GBP {r.gbp_gb:g} GB): "
+                        f"{r.sync_reads_per_s:,.0f} reads/s ÷ {r.etr_ds_per_s:g} DS/s" for r in frame.itertuples()]
+    return pts
+
+
+LOCAL_SCALING = Figure(
+    STUDY, "local_scaling", "Data sharing: growing the local pools of both members",
+    LBP_AXIS, DS_READS, np.round(np.geomspace(8, 1024, 30), 1), local_scaling_curves, (GBP, GBP_FRACTION),
+    published=_per_ds_points(_ds_points("LBP scaling"), "lbp_per_member_gb"),
+    subtitle="Published: Table 10 (GBP held at 64 GB). Reads per step = reads per second ÷ ETR.",
+)
+
+
+def group_scaling_curves(gbp_gb, lbp_gb, gbp_dependent_fraction):
+    """Sync reads per DS as the group buffer pools grow, at one local pool size."""
+    group = replace(CAL.group, gbp_dependent_fraction=gbp_dependent_fraction)
+    lbp = np.full_like(np.asarray(gbp_gb, dtype=float), lbp_gb)
+    return {"model: LBP + GBP": model.sync_reads_per_ds_data_sharing(lbp, gbp_gb, CAL.workload, group)}
+
+
+GROUP_SCALING = Figure(
+    STUDY, "group_scaling", "Data sharing: growing the group buffer pools helps only shared data",
+    GBP_AXIS, DS_READS, np.round(np.geomspace(8, 2048, 30), 1), group_scaling_curves, (LBP, GBP_FRACTION),
+    published=_per_ds_points(_ds_points("GBP scaling"), "gbp_gb"),
+    subtitle="Published: Table 13 (LBP held at 58 GB per member).")
+
+
+# --- 6. the ITR ratio on zEC12 and z13 -------------------------------------------------------
+
+
+def itr_ratio_curves(pool_gb, cpu_us_per_sync_read, working_set_gb):
+    """ITR relative to the 161 GB run, on each machine."""
+    base = itr_curves(np.array([161.0]), cpu_us_per_sync_read, working_set_gb)
+    now = itr_curves(pool_gb, cpu_us_per_sync_read, working_set_gb)
+    return {k.replace("model: ", "model ITRR: "): now[k] / base[k][0] for k in now}
+
+
+def _itrr_points() -> pd.DataFrame:
+    rows = [{"x": 638.0, "y": 1.21, "series": "published: zEC12 (Figure 18)", "condition": "consolidated, 638 vs 161 GB",
+             "source": f"{published.DOC}, Figure 18 text, line 1236"},
+            {"x": 638.0, "y": 1.24, "series": "published: z13 (Figure 18)", "condition": "consolidated, 638 vs 161 GB",
+             "source": f"{published.DOC}, Figure 18 text, line 1236"}]
+    return pd.DataFrame(rows)
+
+
+ITR_RATIO = Figure(
+    STUDY, "itr_ratio", "zEC12 and z13 gain alike: the ITR ratio (ITRR) against 161 GB",
+    POOL_AXIS, Axis("itrr", "ITR relative to 161 GB", format=".2f"),
+    POOL_GB, itr_ratio_curves, (CPU_PER_READ, WORKING_SET), published=_itrr_points(),
+    subtitle="The faster z13 has the lower base CPU, so the same saved reads are a bigger share of it.")
+
+
+# --- 7. Night Balancing: sequential batch ----------------------------------------------------
+
+
+def night_curves(pool_gb, skew, working_set_gb):
+    """Night Balancing: sync reads per second (random part) and prefetched pages (sequential).
+
+    The sequential pages are read once; no LRU pool of any size hits on a page touched only
+    once, so prefetch reads stay at their measured mean. The random part follows the same miss
+    curve shape, with its amplitude and floor fitted (linear least squares) to Table 18.
+    """
+    night = published.night_single()
+    b = night["bp_size_total_gb"].to_numpy()
+    miss = model.lru_miss_ratio(b / working_set_gb, skew)
+    design = np.column_stack([np.ones_like(miss), miss])
+    (floor, amp), *_ = np.linalg.lstsq(design, night["sync_reads_per_s"].to_numpy(), rcond=None)
+    reads = floor + amp * model.lru_miss_ratio(np.asarray(pool_gb) / working_set_gb, skew)
+    prefetch = np.full_like(reads, night["dyn_prefetch_pages_read_per_s"].mean())
+    return {"model: sync reads (random)": reads, "model: prefetched pages (sequential)": prefetch}
+
+
+def _night_points() -> pd.DataFrame:
+    night = published.night_single()
+    a = _points(night, "bp_size_total_gb", "sync_reads_per_s", "src_sync_reads_per_s",
+                label=lambda r: "published: sync reads")
+    b = _points(night, "bp_size_total_gb", "dyn_prefetch_pages_read_per_s", "src_dyn_prefetch_pages_read_per_s",
+                label=lambda r: "published: prefetched pages")
+    return pd.concat([a, b], ignore_index=True)
+
+
+NIGHT = Figure(
+    STUDY, "night", "Night Balancing: a once-through batch gives the pool nothing to re-use",
+    POOL_AXIS, Axis("pages", "Pages read per second", scale="log", format=",.3~s"),
+    POOL_GB, night_curves, (SKEW, WORKING_SET), published=_night_points(),
+    subtitle="Table 18. Against ~230,000 getpages per second, 1,223 avoided reads per second are noise.")
+
+ALL = (SYNC_READS, ITR, REQUEST_TIME, ETR, LOCAL_SCALING, GROUP_SCALING, ITR_RATIO, NIGHT)
+
+
+# --- the combined local + group bars (no sliders: four fixed runs) ---------------------------
+
+
+def itr_bars() -> alt.LayerChart:
+    """Table 17: ITR of four data-sharing runs, published against the model, with deltas."""
+    ds = published.data_sharing().set_index("run_id")
+    runs = ["S40303B2", "S40211B1", "S40209B1", "S40409B1"]
+    rows = []
+    base_pub = ds.loc[runs[0], "itr_ds_per_s"]
+    base_mod = float(fidelity.predict_data_sharing(ds.loc[runs[0], "lbp_per_member_gb"], ds.loc[runs[0], "gbp_gb"])["itr"])
+    for run in runs:
+        r = ds.loc[run]
+        label = f"LBP {r.lbp_per_member_gb:g} / GBP {r.gbp_gb:g} GB"
+        mod = float(fidelity.predict_data_sharing(r.lbp_per_member_gb, r.gbp_gb)["itr"])
+        rows.append({"config": label, "kind": "published", "itr": r.itr_ds_per_s,
+                     "delta": f"{100 * (r.itr_ds_per_s / base_pub - 1):+.0f}%", "source": r.src_itr_ds_per_s})
+        rows.append({"config": label, "kind": "model", "itr": round(mod, 1),
+                     "delta": f"{100 * (mod / base_mod - 1):+.0f}%", "source": "model (fitted CPU per read)"})
+    frame = pd.DataFrame(rows)
+    order = list(dict.fromkeys(frame["config"]))
+    base = alt.Chart(frame).encode(
+        x=alt.X("config:N", sort=order, title=None, axis=alt.Axis(labelAngle=0)),
+        xOffset=alt.XOffset("kind:N"), y=alt.Y("itr:Q", title="ITR (DS/s)", scale=alt.Scale(zero=False, domain=[600, 850])),
+        color=alt.Color("kind:N", title=None, legend=alt.Legend(orient="bottom")),
+        tooltip=["config:N", "kind:N", alt.Tooltip("itr:Q", format=",.1f"), "delta:N", "source:N"])
+    bars = base.mark_bar()
+    text = base.mark_text(dy=-7, fontSize=11).encode(text="delta:N")
+    return alt.layer(bars, text).properties(
+        width=520, height=280,
+        title=alt.TitleParams("Local and group pools together (Table 17): ITR and its gain over the smallest run",
+                              subtitle=["Labels: gain over LBP 29 / GBP 64 GB. Model: fitted data-sharing CPU model."],
+                              anchor="start"))
