@@ -51,6 +51,9 @@ class Explorer(w.VBox):
         units = [w.HTML(f"<span style='color:#555'>{html.escape(p.unit)}</span>") for p in params.values()]
         rows = [w.HBox([s, u]) for s, u in zip(self.sliders.values(), units)]
         self.charts = [w.HTML() for _ in self.figures]
+        for box, fig in zip(self.charts, self.figures):
+            box.add_class("db2book-chart-live")
+            box.add_class(f"figure-{fig.name}")
         self.info = w.HTML()
         self.status = w.HTML()
         header = [w.HTML(f"<h3>{html.escape(title)}</h3>")] if title else []

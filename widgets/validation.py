@@ -54,13 +54,13 @@ def in_range(
     bad = bad_nan | too_low | too_high
     if np.any(bad):
         first = arr[bad].flat[0] if arr.ndim else arr.item()
-        left = "[" if low_inclusive else "("
-        right = "]" if high_inclusive else ")"
+        left = "[" if low_inclusive and low != -math.inf else "("
+        right = "]" if high_inclusive and high != math.inf else ")"
         lo = "-inf" if low == -math.inf else f"{low:g}"
         hi = "inf" if high == math.inf else f"{high:g}"
         unit_txt = f" {unit}" if unit else ""
         what = "is not a finite number" if not np.isfinite(first) else "is out of range"
-        shown = _describe(value) if arr.ndim == 0 else f"{first!r} (in {_describe(value)})"
+        shown = _describe(value) if arr.ndim == 0 else f"{float(first):g} (in {_describe(value)})"
         raise ValueError(
             f"{name}={shown} {what}; "
             f"valid range is {left}{lo}, {hi}{right}{unit_txt}"

@@ -36,7 +36,8 @@ def _che_table(skew: float) -> tuple[np.ndarray, np.ndarray]:
     rate = (1.0 - skew) * _U_MID ** (-skew)  # request rate density; integrates to 1
     decay = np.exp(-np.outer(_T_GRID, rate))  # P(page not requested within T)
     occupancy = (_U_WIDTH * (1.0 - decay)).sum(axis=1)  # fraction of the catalogue in cache
-    miss = (_U_WIDTH * rate * decay).sum(axis=1)  # request-weighted probability of a miss
+    # request-weighted probability of a miss, normalised by the discretised total request rate
+    miss = (_U_WIDTH * rate * decay).sum(axis=1) / (_U_WIDTH * rate).sum()
     keep = (occupancy > 1e-12) & (occupancy < 1 - 1e-9) & (miss > 0)
     return np.log(occupancy[keep]), np.log(miss[keep])
 

@@ -1,0 +1,93 @@
+"""The figure pipeline: static grids equal the model, charts stay small, the explorer recomputes."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from widgets.explorer import Explorer
+from widgets.figure import REGISTRY, SIGNIFICANT_DIGITS, Axis, Figure, Param, grid_table, static_chart
+from widgets.large_memory import figures as F
+from widgets.large_memory.explorer import dashboard, explorer
+
+RTOL = 10 ** (1 - SIGNIFICANT_DIGITS)
+
+
+@pytest.mark.parametrize("fig", F.ALL, ids=lambda f: f.name)
+def test_static_grid_is_the_model_at_every_slider_setting(fig):
+    table = grid_table(fig)
+    names = [p.name for p in fig.params]
+    for setting, block in table.groupby(names):
+        setting = dict(zip(names, setting if isinstance(setting, tuple) else (setting,)))
+        curves = fig.evaluate(**setting)
+        for series, values in curves.items():
+            assert np.allclose(block[series].to_numpy(), values, rtol=RTOL), (fig.key, setting, series)
+
+
+@pytest.mark.parametrize("fig", F.ALL, ids=lambda f: f.name)
+def test_static_chart_is_small_and_carries_its_sliders(fig):
+    spec = static_chart(fig).to_dict()
+    assert len(json.dumps(spec)) < 200 * 1024
+    assert [p["name"] for p in spec["params"]] == [p.name for p in fig.params]
+    for p, declared in zip(spec["params"], fig.params):
+        assert p["value"] == pytest.approx(declared.default)
+        assert declared.min <= p["bind"]["min"] and p["bind"]["max"] <= declared.max
+    assert spec["usermeta"]["db2book"]["figure"] == fig.key
+
+
+@pytest.mark.parametrize("fig", F.ALL, ids=lambda f: f.name)
+def test_published_points_name_their_source(fig):
+    pts = fig.published
+    assert pts is not None and len(pts) > 0
+    assert pts["source"].str.contains(r"(?:Table|Figure) \d+").all()
+    assert pts["source"].str.contains("line").all()
+    assert np.isfinite(pts[["x", "y"]].to_numpy(dtype=float)).all()
+
+
+def test_every_figure_is_registered():
+    for fig in F.ALL:
+        assert REGISTRY[fig.key] is fig
+
+
+def test_a_model_that_returns_nan_is_refused():
+    bad = Figure("test", "nan", "t", Axis("x", "x"), Axis("y", "y"), np.linspace(1, 2, 5),
+                 lambda x, a: {"y": x * np.nan}, (Param("a", "a", "", 0, 1, 0.5, 0.1, 0.5),))
+    with pytest.raises(ValueError, match="non-finite"):
+        grid_table(bad)
+    REGISTRY.pop(bad.key)
+
+
+def test_param_default_must_be_inside_its_range():
+    with pytest.raises(ValueError, match="outside"):
+        Param("a", "a", "", 0, 1, 2, 0.1, 0.5)
+
+
+def test_explorer_recomputes_on_every_slider_move():
+    ex = explorer("sync_reads")
+    before = ex.charts[0].value
+    ex.sliders["working_set_gb"].value = 800.0
+    after = ex.charts[0].value
+    assert before != after and after.startswith("<svg")
+    assert "zEC12, whole chain" in ex.info.value
+
+
+def test_explorer_sliders_cannot_leave_the_valid_range():
+    ex = explorer("itr")
+    s = ex.sliders["cpu_us_per_sync_read"]
+    s.value = 1e9
+    assert s.value == s.max == F.CPU_PER_READ.max
+    s.value = -5
+    assert s.value == s.min == 0
+
+
+def test_dashboard_has_every_figure():
+    d = dashboard()
+    assert isinstance(d, Explorer) and len(d.charts) == len(F.ALL)
+
+
+def test_itr_bars_chart_compiles():
+    import vl_convert
+
+    svg = vl_convert.vegalite_to_svg(F.itr_bars().to_dict())
+    assert "<svg" in svg and "+18%" in svg

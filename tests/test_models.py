@@ -1,0 +1,162 @@
+"""The large-memory models: physics, validation, and property-based checks (hypothesis)."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from widgets.large_memory import model as m
+from widgets.large_memory.calibration import CALIBRATED as CAL
+from widgets.large_memory.fidelity import machine, predict_single
+
+finite_pos = st.floats(min_value=1e-3, max_value=1e5, allow_nan=False, allow_infinity=False)
+skews = st.floats(min_value=0.01, max_value=0.99)
+bad_numbers = st.sampled_from([math.nan, math.inf, -math.inf, -1.0, 0.0, -1e-9])
+
+
+# --- Che's approximation against a real LRU cache ------------------------------------------------
+
+
+def _lru_simulation(n_pages: int, cache: int, skew: float, n_refs: int, seed: int = 1) -> float:
+    """Miss ratio of an exact LRU cache under independent references with q(u) ~ u**-skew."""
+    from collections import OrderedDict
+
+    rng = np.random.default_rng(seed)
+    ranks = np.arange(1, n_pages + 1)
+    weights = ((ranks / n_pages) ** (1 - skew) - ((ranks - 1) / n_pages) ** (1 - skew))
+    refs = rng.choice(n_pages, size=n_refs, p=weights / weights.sum())
+    lru, misses = OrderedDict(), 0
+    for i, page in enumerate(refs):
+        if page in lru:
+            lru.move_to_end(page)
+        else:
+            if i >= n_refs // 5:
+                misses += 1
+            lru[page] = True
+            if len(lru) > cache:
+                lru.popitem(last=False)
+    return misses / (n_refs - n_refs // 5)
+
+
+@pytest.mark.parametrize("skew,fraction", [(0.5, 0.1), (0.5, 0.5), (0.8, 0.05), (0.8, 0.3), (0.9, 0.6)])
+def test_che_matches_an_exact_lru_simulation(skew, fraction):
+    n = 4000
+    simulated = _lru_simulation(n, int(fraction * n), skew, 120_000)
+    assert float(m.lru_miss_ratio(fraction, skew)) == pytest.approx(simulated, abs=0.02)
+
+
+def test_miss_curve_endpoints():
+    assert float(m.lru_miss_ratio(0.0, 0.7)) == pytest.approx(1.0, abs=1e-6)
+    assert float(m.lru_miss_ratio(1.0, 0.7)) == 0.0
+    assert float(m.lru_miss_ratio(5.0, 0.7)) == 0.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(skew=skews, a=st.floats(0, 3), b=st.floats(0, 3))
+def test_a_bigger_lru_pool_never_misses_more(skew, a, b):
+    small, large = sorted([a, b])
+    miss = m.lru_miss_ratio(np.array([small, large]), skew)
+    assert np.all(np.isfinite(miss)) and np.all((0 <= miss) & (miss <= 1))
+    assert miss[1] <= miss[0] + 1e-12
+
+
+@settings(max_examples=40, deadline=None)
+@given(pools=st.lists(finite_pos, min_size=2, max_size=20))
+def test_the_chain_is_finite_and_monotone_in_pool_size(pools):
+    pools = np.sort(np.array(pools))
+    out = predict_single(pools)
+    for key, values in out.items():
+        assert np.all(np.isfinite(values)), key
+    assert np.all(np.diff(out["reads_per_ds"]) <= 1e-9)  # more memory, never more reads
+    assert np.all(np.diff(out["itr"]) >= -1e-6)  # ... never less ITR
+    assert np.all(np.diff(out["request_s"]) <= 1e-12)
+    assert np.all(np.diff(out["etr"]) >= -1e-6)
+
+
+@settings(max_examples=40, deadline=None)
+@given(lbp=finite_pos, g1=finite_pos, g2=finite_pos, frac=st.floats(0, 1))
+def test_data_sharing_more_gbp_never_more_reads(lbp, g1, g2, frac):
+    from dataclasses import replace
+
+    group = replace(CAL.group, gbp_dependent_fraction=frac)
+    lo, hi = sorted([g1, g2])
+    r = m.sync_reads_per_ds_data_sharing(np.array([lbp, lbp]), np.array([lo, hi]), CAL.workload, group)
+    assert np.all(np.isfinite(r)) and r[1] <= r[0] + 1e-9
+
+
+def test_gbp_dependent_fraction_zero_makes_the_gbp_useless():
+    from dataclasses import replace
+
+    group = replace(CAL.group, gbp_dependent_fraction=0.0)
+    r = m.sync_reads_per_ds_data_sharing(np.array([58.0, 58.0]), np.array([52.0, 398.0]), CAL.workload, group)
+    assert r[0] == pytest.approx(r[1])
+
+
+def test_itr_is_cps_over_cpu_per_step():
+    mach = machine("zEC12")
+    assert float(m.itr(0.0, mach)) == pytest.approx(12e3 / mach.base_cpu_ms_per_ds)
+    assert float(m.itr(10.0, mach)) < float(m.itr(0.0, mach))
+
+
+def test_littles_law_closed_loop():
+    loop = m.ClosedLoop(users=1000, think_s=9.0, requests_per_ds=5.0)
+    assert float(m.etr(0.2, loop)) == pytest.approx(1000 / (9.0 + 1.0))
+
+
+def test_memory_accounting_counts_gbp_twice():
+    assert float(m.memory_needed_gb(230, 204, members=2)) == pytest.approx(2 * 230 + 2 * 204)
+    assert float(m.memory_needed_gb(230, 204, members=4, gbp_copies=1)) == pytest.approx(4 * 230 + 204)
+
+
+# --- invalid input: a clear ValueError naming the parameter and the range -------------------------
+
+
+@settings(max_examples=30, deadline=None)
+@given(bad=bad_numbers)
+def test_bad_pool_size_names_parameter_and_range(bad):
+    with pytest.raises(ValueError, match=r"pool_gb=.*valid range is \(0, inf\) GB"):
+        m.sync_reads_per_ds(bad, CAL.workload)
+
+
+@settings(max_examples=30, deadline=None)
+@given(bad=st.one_of(st.floats(1.0001, 1e6), st.floats(-1e6, -1e-9), st.just(math.nan)))
+def test_ratio_outside_unit_interval_is_refused(bad):
+    from dataclasses import replace
+
+    with pytest.raises(ValueError, match=r"gbp_dependent_fraction=.*valid range is \[0, 1\]"):
+        m.gbp_hit_ratio(64.0, replace(CAL.group, gbp_dependent_fraction=bad))
+
+
+@pytest.mark.parametrize("skew", [0.0, 1.0, -0.2, 1.5, math.nan])
+def test_skew_must_be_inside_zero_one(skew):
+    with pytest.raises(ValueError, match=r"skew=.*valid range is \(0, 1\)"):
+        m.lru_miss_ratio(0.5, skew)
+
+
+def test_nan_inside_an_array_is_found():
+    with pytest.raises(ValueError, match=r"pool_gb=nan \(in array of shape \(3,\)\)"):
+        m.sync_reads_per_ds(np.array([100.0, math.nan, 300.0]), CAL.workload)
+
+
+def test_mismatched_shapes_are_refused():
+    with pytest.raises(ValueError, match="array shapes do not match"):
+        m.sync_reads_per_ds_data_sharing(np.ones(3), np.ones(4), CAL.workload, CAL.group)
+
+
+def test_strings_and_empty_arrays_are_refused():
+    with pytest.raises(ValueError, match="pool_gb must be a number"):
+        m.sync_reads_per_ds("161 GB", CAL.workload)
+    with pytest.raises(ValueError, match="pool_gb must not be empty"):
+        m.sync_reads_per_ds(np.array([]), CAL.workload)
+
+
+def test_bad_calibration_record_is_named():
+    from dataclasses import replace
+
+    with pytest.raises(ValueError, match="working_set_gb"):
+        m.sync_reads_per_ds(100.0, replace(CAL.workload, working_set_gb=-5))
+    with pytest.raises(ValueError, match="cpu_us_per_sync_read"):
+        m.itr(1.0, m.Machine(12, 10.0, -1.0))

@@ -1,0 +1,42 @@
+"""The chapter dashboard served by Voila on loopback: it renders, and a slider move redraws it."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tools.site import ROOT, RequestLog, browser, voila
+
+pytestmark = [pytest.mark.voila, pytest.mark.browser]
+DASHBOARDS = sorted((ROOT / "dashboards").glob("*.ipynb"))
+#: Voila's page template links FontAwesome from a CDN (cosmetic icons; offline it just fails).
+VOILA_CDN = ("cdn.jsdelivr.net/npm/@fortawesome/",)
+CHART = "() => { const e = document.querySelector('.figure-sync_reads'); return e ? e.innerHTML : ''; }"
+
+
+@pytest.mark.parametrize("notebook", DASHBOARDS, ids=lambda p: p.stem)
+def test_dashboard_renders_and_a_slider_updates_it(notebook: Path):
+    with voila(notebook) as url, browser() as b:
+        page = b.new_page()
+        log = RequestLog(page)
+        page.goto(url, wait_until="domcontentloaded")
+        page.wait_for_selector(".db2book-chart-live svg", timeout=90_000)
+        assert page.query_selector_all(".db2book-chart-live svg"), "no chart drawn"
+        assert "zEC12, whole chain" in page.inner_text(".db2book-readout")
+        labels = page.eval_on_selector_all(".db2book-explorer .widget-slider .widget-label",
+                                           "els => els.map(e => e.textContent)")
+        readouts = page.query_selector_all(".db2book-explorer .widget-slider .widget-readout")
+        box = readouts[labels.index("Re-referenced data")]
+        for value in ("700", "250"):
+            before = page.evaluate(CHART)
+            box.click()
+            page.keyboard.press("Control+A")
+            page.keyboard.type(value)
+            page.keyboard.press("Enter")
+            page.wait_for_function(f"(b) => ({CHART})() !== b", arg=before, timeout=20_000)
+            assert float(box.inner_text().strip()) == float(value)
+        # a value out of range is clamped by the slider widget itself, never sent to the model
+        outside = [u for u in log.outside() if not any(k in u for k in VOILA_CDN)]
+        assert not outside, outside
+        errors = [e for e in log.errors() if "ERR_NAME_NOT_RESOLVED" not in e]
+        assert not errors, errors
