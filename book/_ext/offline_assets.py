@@ -74,6 +74,23 @@ def _config_inited(app, config):
     config.html_context = {**config.html_context, "default_mode": "light"}
 
 
+BOOK_CSS = """
+div.math { text-align: center; margin: 0.8em 0; overflow-x: auto; }
+div.math math[display="block"] { display: block; margin: 0 auto; font-size: 1.1em; }
+div.math-numbered { position: relative; }
+div.math-numbered .eqno { position: absolute; right: 0; top: 50%; transform: translateY(-50%); }
+.db2book-chart { margin: 1em 0; overflow-x: auto; }
+.db2book-chart .vega-bindings { font-size: 0.9rem; margin-top: 0.4em; }
+.db2book-chart .vega-bind { display: block; margin: 0.2em 0; }
+.db2book-chart .vega-bind-name { display: inline-block; min-width: 16em; }
+.db2book-chart .vega-bind input[type=range] { vertical-align: middle; width: 14em; }
+"""
+
+
+def _builder_inited(app):
+    app.add_css_file("db2book.css")
+
+
 def _page_context(app, pagename, templatename, context, doctree):
     if CHART_MARKER in context.get("body", ""):
         app.add_js_file(f"{VEGA_DIR}/{VEGA_FILE}")
@@ -86,6 +103,7 @@ def _build_finished(app, exception):
     cache = Path(app.outdir).parent / ".offline-cache"
     (static / VEGA_DIR).mkdir(parents=True, exist_ok=True)
     shutil.copyfile(_cached_bundle(cache), static / VEGA_DIR / VEGA_FILE)
+    (static / "db2book.css").write_text(BOOK_CSS.lstrip(), encoding="utf-8")
     _drop_fontawesome_js(Path(app.outdir))
 
 
@@ -108,6 +126,7 @@ def _drop_fontawesome_js(outdir: Path) -> None:
 def setup(app):
     app.add_html_math_renderer("mathml", (_visit_inline_math, None), (_visit_block_math, None))
     app.connect("config-inited", _config_inited)
+    app.connect("builder-inited", _builder_inited)
     app.connect("html-page-context", _page_context)
     app.connect("build-finished", _build_finished)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
