@@ -26,6 +26,7 @@ import pandas as pd
 SIGNIFICANT_DIGITS = 4  # what the page carries; the tests compare at this precision
 MAX_STATIC_ROWS = 2500
 WIDTH, HEIGHT = 520, 300
+FALLBACK_COLORS = ("#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2", "#b279a2", "#9d755d", "#bab0ac")
 
 #: Every declared figure by its qualified name ``"<study>.<figure>"``; tests use it to compare
 #: what the browser shows with the Python model.
@@ -102,6 +103,7 @@ class Figure:
     reconstruction: bool = False
     subtitle: str = ""
     extra: Mapping[str, float] = field(default_factory=dict)
+    colors: Mapping[str, str] = field(default_factory=dict)  # series -> colour, shared across a chapter
 
     def __post_init__(self):
         if len(self.params) > 2:
@@ -160,8 +162,11 @@ def _series_names(fig: Figure, curves: Mapping[str, np.ndarray]) -> list[str]:
 def _layers(fig: Figure, model_data, series_cols: list[str], filters: list[str]) -> alt.LayerChart:
     scale_x = alt.Scale(type=fig.x.scale, nice=False)
     scale_y = alt.Scale(type=fig.y.scale, nice=True)
-    color = alt.Color("series:N", title=None, legend=alt.Legend(orient="bottom"),
-                      scale=alt.Scale(domain=series_cols + _published_series(fig, series_cols)))
+    domain = series_cols + _published_series(fig, series_cols)
+    spare = iter(c for c in FALLBACK_COLORS if c not in fig.colors.values())
+    colors = [fig.colors.get(s) or next(spare) for s in domain]
+    color = alt.Color("series:N", title=None, legend=alt.Legend(orient="bottom", columns=3),
+                      scale=alt.Scale(domain=domain, range=colors))
     line = alt.Chart(model_data, name="model")
     for expr in filters:
         line = line.transform_filter(expr)

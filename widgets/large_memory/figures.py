@@ -7,6 +7,7 @@ points. Nothing here computes a number the model does not.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 import altair as alt
 import numpy as np
@@ -44,6 +45,24 @@ GBP_FRACTION = Param("gbp_dependent_fraction", "GBP-dependent share of misses", 
                      help="0 = no page is shared between members; the study counted 58% of data")
 
 
+#: One colour per measured series, the same in every figure of the chapter.
+COLORS = {
+    "published: isolated": "#f58518", "published: consolidated": "#e45756",
+    "published: z13 consolidated": "#54a24b", "published: zEC12 (Figure 18)": "#e45756",
+    "published: z13 (Figure 18)": "#54a24b", "published: LBP scaling (GBP 64 GB)": "#f58518",
+    "published: GBP scaling (LBP 58 GB)": "#b279a2", "published: sync reads": "#e45756",
+    "published: prefetched pages": "#72b7b2",
+    "model (one LRU pool)": "#4c78a8", "model: zEC12": "#4c78a8", "model: z13": "#2f7d32", "model": "#4c78a8",
+    "model ITRR: zEC12": "#4c78a8", "model ITRR: z13": "#2f7d32", "linear I/O model (exponent 1)": "#9d755d",
+    "model: ETR (closed loop)": "#4c78a8", "CPU bound (ITR)": "#bab0ac", "model: LBP + GBP": "#4c78a8",
+    "model: no GBP help (share 0)": "#9d755d", "model: sync reads (random)": "#4c78a8",
+    "model: prefetched pages (sequential)": "#1b6d6a",
+}
+
+
+_figure = partial(Figure, STUDY, colors=COLORS)
+
+
 def _workload(skew=None, working_set_gb=None) -> model.Workload:
     wl = CAL.workload
     return replace(wl, skew=wl.skew if skew is None else skew,
@@ -74,8 +93,8 @@ def sync_read_curves(pool_gb, skew, working_set_gb):
     return {"model (one LRU pool)": out["reads_per_s"]}
 
 
-SYNC_READS = Figure(
-    STUDY, "sync_reads", "Sync reads fall 97% as the pools grow from 161 to 638 GB",
+SYNC_READS = _figure(
+    "sync_reads", "Sync reads fall 97% as the pools grow from 161 to 638 GB",
     POOL_AXIS, Axis("reads", "DB2 synchronous reads per second", scale="log", format=",.3~s"),
     POOL_GB, sync_read_curves, (SKEW, WORKING_SET), published=_single("sync_reads_per_s"),
     subtitle="Che's LRU approximation over a power-law popularity, fitted to Tables 4, 6, 10, 13, 16, 23.")
@@ -93,8 +112,8 @@ def itr_curves(pool_gb, cpu_us_per_sync_read, working_set_gb):
     return out
 
 
-ITR = Figure(
-    STUDY, "itr", "Fewer sync reads, less CPU per dialog step: ITR rises",
+ITR = _figure(
+    "itr", "Fewer sync reads, less CPU per dialog step: ITR rises",
     POOL_AXIS, Axis("itr", "ITR (dialog steps per second at 100% CPU)", format=",.0f"),
     POOL_GB, itr_curves, (CPU_PER_READ, WORKING_SET), published=_single("itr_ds_per_s"),
     subtitle="ITR = 12 CPs / (base CPU + CPU per read × sync reads per step).")
@@ -107,8 +126,8 @@ def request_time_curves(pool_gb, exponent):
             "linear I/O model (exponent 1)": model.db_request_time(reads, cal.LINEAR_REQUEST_TIME)}
 
 
-REQUEST_TIME = Figure(
-    STUDY, "request_time", "DB request time: a fixed cost per read cannot explain 320 GB",
+REQUEST_TIME = _figure(
+    "request_time", "DB request time: a fixed cost per read cannot explain 320 GB",
     POOL_AXIS, Axis("request_s", "DB request time (s)", format=".2f"),
     POOL_GB, request_time_curves, (EXPONENT,), published=_single("db_request_time_s"),
     subtitle="R = base + scale × (sync reads per step)^exponent; base and scale refitted for each exponent.")
@@ -121,8 +140,8 @@ def etr_curves(pool_gb, users, think_s):
     return {"model: ETR (closed loop)": np.minimum(out["etr"], out["itr"]), "CPU bound (ITR)": out["itr"]}
 
 
-ETR = Figure(
-    STUDY, "etr", "Throughput: the same users cycle faster when the database answers sooner",
+ETR = _figure(
+    "etr", "Throughput: the same users cycle faster when the database answers sooner",
     POOL_AXIS, Axis("etr", "ETR (dialog steps per second)", format=",.0f"),
     POOL_GB, etr_curves, (USERS, THINK), published=_single("etr_ds_per_s"),
     subtitle="Little's law for 10,560 users: N = ETR × (Z + 7.8 × DB request time); ETR can never pass ITR.")
@@ -159,8 +178,8 @@ def _per_ds_points(frame: pd.DataFrame, x: str) -> pd.DataFrame:
     return pts
 
 
-LOCAL_SCALING = Figure(
-    STUDY, "local_scaling", "Data sharing: growing the local pools of both members",
+LOCAL_SCALING = _figure(
+    "local_scaling", "Data sharing: growing the local pools of both members",
     LBP_AXIS, DS_READS, np.round(np.geomspace(8, 1024, 30), 1), local_scaling_curves, (GBP, GBP_FRACTION),
     published=_per_ds_points(_ds_points("LBP scaling"), "lbp_per_member_gb"),
     subtitle="Published: Table 10 (GBP held at 64 GB). Reads per step = reads per second ÷ ETR.",
@@ -174,8 +193,8 @@ def group_scaling_curves(gbp_gb, lbp_gb, gbp_dependent_fraction):
     return {"model: LBP + GBP": model.sync_reads_per_ds_data_sharing(lbp, gbp_gb, CAL.workload, group)}
 
 
-GROUP_SCALING = Figure(
-    STUDY, "group_scaling", "Data sharing: growing the group buffer pools helps only shared data",
+GROUP_SCALING = _figure(
+    "group_scaling", "Data sharing: growing the group buffer pools helps only shared data",
     GBP_AXIS, DS_READS, np.round(np.geomspace(8, 2048, 30), 1), group_scaling_curves, (LBP, GBP_FRACTION),
     published=_per_ds_points(_ds_points("GBP scaling"), "gbp_gb"),
     subtitle="Published: Table 13 (LBP held at 58 GB per member).")
@@ -199,8 +218,8 @@ def _itrr_points() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-ITR_RATIO = Figure(
-    STUDY, "itr_ratio", "zEC12 and z13 gain alike: the ITR ratio (ITRR) against 161 GB",
+ITR_RATIO = _figure(
+    "itr_ratio", "zEC12 and z13 gain alike: the ITR ratio (ITRR) against 161 GB",
     POOL_AXIS, Axis("itrr", "ITR relative to 161 GB", format=".2f"),
     POOL_GB, itr_ratio_curves, (CPU_PER_READ, WORKING_SET), published=_itrr_points(),
     subtitle="The faster z13 has the lower base CPU, so the same saved reads are a bigger share of it.")
@@ -235,8 +254,8 @@ def _night_points() -> pd.DataFrame:
     return pd.concat([a, b], ignore_index=True)
 
 
-NIGHT = Figure(
-    STUDY, "night", "Night Balancing: a once-through batch gives the pool nothing to re-use",
+NIGHT = _figure(
+    "night", "Night Balancing: a once-through batch gives the pool nothing to re-use",
     POOL_AXIS, Axis("pages", "Pages read per second", scale="log", format=",.3~s"),
     POOL_GB, night_curves, (SKEW, WORKING_SET), published=_night_points(),
     subtitle="Table 18. Against ~230,000 getpages per second, 1,223 avoided reads per second are noise.")
