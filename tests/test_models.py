@@ -160,3 +160,45 @@ def test_bad_calibration_record_is_named():
         m.sync_reads_per_ds(100.0, replace(CAL.workload, working_set_gb=-5))
     with pytest.raises(ValueError, match="cpu_us_per_sync_read"):
         m.itr(1.0, m.Machine(12, 10.0, -1.0))
+
+
+# --- every public model function, driven with random valid and invalid inputs --------------------
+
+MACHINE = machine("zEC12")
+PUBLIC = {  # name -> (call with one array argument, valid strategy for it, the parameter name)
+    "lru_miss_ratio": (lambda a: m.lru_miss_ratio(a, 0.7), st.floats(0, 10), "cache_fraction"),
+    "sync_reads_per_ds": (lambda a: m.sync_reads_per_ds(a, CAL.workload), finite_pos, "pool_gb"),
+    "cpu_ms_per_ds": (lambda a: m.cpu_ms_per_ds(a, MACHINE), st.floats(0, 1e4), "reads_per_ds"),
+    "itr": (lambda a: m.itr(a, MACHINE), st.floats(0, 1e4), "reads_per_ds"),
+    "db_request_time": (lambda a: m.db_request_time(a, CAL.request_time), st.floats(0, 1e4), "reads_per_ds"),
+    "etr": (lambda a: m.etr(a, CAL.loop), st.floats(0, 1e3), "request_s"),
+    "cpu_utilisation": (lambda a: m.cpu_utilisation(a, np.full_like(a, 1000.0)), st.floats(0, 1e3), "etr_ds"),
+    "gbp_hit_ratio": (lambda a: m.gbp_hit_ratio(a, CAL.group), finite_pos, "gbp_gb"),
+    "sync_reads_per_ds_data_sharing": (
+        lambda a: m.sync_reads_per_ds_data_sharing(a, np.full_like(a, 64.0), CAL.workload, CAL.group),
+        finite_pos, "lbp_gb"),
+    "memory_needed_gb": (lambda a: m.memory_needed_gb(a, 64.0), st.floats(0, 1e5), "lbp_gb_per_member"),
+    "single_system": (lambda a: m.single_system(a, CAL.workload, MACHINE, CAL.request_time, CAL.loop)["etr"],
+                      finite_pos, "pool_gb"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PUBLIC))
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_public_function_valid_inputs_give_finite_results(name, data):
+    call, valid, _ = PUBLIC[name]
+    values = np.array(data.draw(st.lists(valid, min_size=1, max_size=8)), dtype=float)
+    out = np.asarray(call(values), dtype=float)
+    assert out.shape == values.shape and np.all(np.isfinite(out))
+
+
+@pytest.mark.parametrize("name", sorted(PUBLIC))
+@settings(max_examples=15, deadline=None)
+@given(bad=st.sampled_from([math.nan, math.inf, -1.0, -1e-6]), data=st.data())
+def test_public_function_invalid_inputs_name_the_parameter(name, bad, data):
+    call, valid, param = PUBLIC[name]
+    values = data.draw(st.lists(valid, min_size=0, max_size=4))
+    values.insert(data.draw(st.integers(0, len(values))), bad)
+    with pytest.raises(ValueError, match=rf"{param}=.*valid range is"):
+        call(np.array(values, dtype=float))
