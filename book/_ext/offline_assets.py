@@ -80,6 +80,7 @@ div.math math[display="block"] { display: block; margin: 0 auto; font-size: 1.1e
 div.math-numbered { position: relative; }
 div.math-numbered .eqno { position: absolute; right: 0; top: 50%; transform: translateY(-50%); }
 .db2book-chart { margin: 1em 0; overflow-x: auto; }
+.cell_output table { font-size: 0.82rem; }
 .db2book-chart .vega-bindings { font-size: 0.9rem; margin-top: 0.4em; }
 .db2book-chart .vega-bind { display: block; margin: 0.2em 0; }
 .db2book-chart .vega-bind-name { display: inline-block; min-width: 16em; }
