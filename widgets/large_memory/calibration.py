@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from scipy.optimize import least_squares
 
 from . import model as m
 from . import published
@@ -59,6 +58,8 @@ LINEAR_REQUEST_TIME = m.RequestTime(base_s=0.2349, per_read_s=0.009965, exponent
 
 
 def _fit_cache():
+    from scipy.optimize import least_squares  # imported here: only refitting needs scipy
+
     ss, ds = published.single_system(), published.data_sharing()
     pool, reads = ss["bp_size_total_gb"].to_numpy(), ss["sync_reads_per_ds"].to_numpy()
     lbp, gbp = ds["lbp_per_member_gb"].to_numpy(), ds["gbp_gb"].to_numpy()
@@ -86,6 +87,8 @@ def _fit_cache():
 
 
 def _fit_cpu():
+    from scipy.optimize import least_squares
+
     ss = published.single_system()
     cpu_ms = ss["cp_count"].to_numpy() * 1e3 / ss["itr_ds_per_s"].to_numpy()
     reads = ss["sync_reads_per_ds"].to_numpy()
@@ -100,6 +103,8 @@ def _fit_cpu():
 
 
 def _fit_cpu_data_sharing():
+    from scipy.optimize import least_squares
+
     ds = published.data_sharing()
     cpu_ms = ds["cp_count"].to_numpy() * 1e3 / ds["itr_ds_per_s"].to_numpy()
     reads = ds["sync_reads_per_ds"].to_numpy()
@@ -108,6 +113,8 @@ def _fit_cpu_data_sharing():
 
 
 def _fit_request_time():
+    from scipy.optimize import least_squares
+
     ss = published.single_system()
     reads, r = ss["sync_reads_per_ds"].to_numpy(), ss["db_request_time_s"].to_numpy()
     p = least_squares(lambda p: (p[0] + p[1] * reads ** p[2]) / r - 1, [0.2, 0.01, 1.0],
@@ -117,6 +124,8 @@ def _fit_request_time():
 
 def linear_request_time() -> m.RequestTime:
     """The linear I/O model (exponent fixed at 1), fitted the same way, for comparison."""
+    from scipy.optimize import least_squares
+
     ss = published.single_system()
     reads, r = ss["sync_reads_per_ds"].to_numpy(), ss["db_request_time_s"].to_numpy()
     p = least_squares(lambda p: (p[0] + p[1] * reads) / r - 1, [0.2, 0.01]).x
