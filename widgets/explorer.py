@@ -86,7 +86,5 @@ class Explorer(w.VBox):
         self.add_class("db2book-updated")
 
     def _on_change(self, change) -> None:
-        self.update(changed=change["owner"].description and self._name_of(change["owner"]))
-
-    def _name_of(self, slider) -> str:
-        return next(name for name, s in self.sliders.items() if s is slider)
+        name = next(n for n, s in self.sliders.items() if s is change["owner"])
+        self.update(changed=name)

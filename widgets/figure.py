@@ -102,7 +102,6 @@ class Figure:
     published: pd.DataFrame | None = None
     reconstruction: bool = False
     subtitle: str = ""
-    extra: Mapping[str, float] = field(default_factory=dict)
     colors: Mapping[str, str] = field(default_factory=dict)  # series -> colour, shared across a chapter
 
     def __post_init__(self):
@@ -120,7 +119,7 @@ class Figure:
     def evaluate(self, **values: float) -> dict[str, np.ndarray]:
         """The model's curves at a parameter setting (missing ones take their defaults)."""
         settings = {**self.defaults(), **values}
-        out = self.curves(np.asarray(self.x_values, dtype=float), **settings, **self.extra)
+        out = self.curves(np.asarray(self.x_values, dtype=float), **settings)
         return {k: np.asarray(v, dtype=float) for k, v in out.items()}
 
 

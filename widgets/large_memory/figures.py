@@ -63,7 +63,8 @@ COLORS = {
 _figure = partial(Figure, STUDY, colors=COLORS)
 
 
-def _workload(skew=None, working_set_gb=None) -> model.Workload:
+def workload_with(skew=None, working_set_gb=None) -> model.Workload:
+    """The calibrated Day Posting workload with the sliders' skew and working set, if given."""
     wl = CAL.workload
     return replace(wl, skew=wl.skew if skew is None else skew,
                    working_set_gb=wl.working_set_gb if working_set_gb is None else working_set_gb)
@@ -88,7 +89,7 @@ def _single(metric: str) -> pd.DataFrame:
 
 def sync_read_curves(pool_gb, skew, working_set_gb):
     """Sync reads per second on zEC12 (chain: miss curve -> reads/DS -> x ETR)."""
-    wl = _workload(skew, working_set_gb)
+    wl = workload_with(skew, working_set_gb)
     out = model.single_system(pool_gb, wl, fidelity.machine("zEC12"), CAL.request_time, CAL.loop)
     return {"model (one LRU pool)": out["reads_per_s"]}
 
@@ -105,7 +106,7 @@ SYNC_READS = _figure(
 
 def itr_curves(pool_gb, cpu_us_per_sync_read, working_set_gb):
     """ITR (DS/s) on both machines, with a common CPU cost per sync read."""
-    reads = model.sync_reads_per_ds(pool_gb, _workload(working_set_gb=working_set_gb))
+    reads = model.sync_reads_per_ds(pool_gb, workload_with(working_set_gb=working_set_gb))
     out = {}
     for name, (base, _) in (("zEC12", CAL.cpu_zec12), ("z13", CAL.cpu_z13)):
         out[f"model: {name}"] = model.itr(reads, model.Machine(12, base, cpu_us_per_sync_read))
