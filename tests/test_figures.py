@@ -91,3 +91,12 @@ def test_itr_bars_chart_compiles():
 
     svg = vl_convert.vegalite_to_svg(F.itr_bars().to_dict())
     assert "<svg" in svg and "+18%" in svg
+
+
+def test_live_sliders_open_at_the_calibrated_defaults():
+    ex = dashboard()
+    for name, slider in ex.sliders.items():
+        p = ex.params[name]
+        assert slider.value == p.default
+        k = (p.default - slider.min) / slider.step
+        assert abs(k - round(k)) < 1e-6, f"{name}: default {p.default} is off the slider's grid"

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from tools.site import ROOT, RequestLog, browser, voila
+from widgets.large_memory import figures as F
 
 pytestmark = [pytest.mark.voila, pytest.mark.browser]
 DASHBOARDS = sorted((ROOT / "dashboards").glob("*.ipynb"))
@@ -26,6 +27,11 @@ def test_dashboard_renders_and_a_slider_updates_it(notebook: Path):
         labels = page.eval_on_selector_all(".db2book-explorer .widget-slider .widget-label",
                                            "els => els.map(e => e.textContent)")
         readouts = page.query_selector_all(".db2book-explorer .widget-slider .widget-readout")
+        # the dashboard opens at the calibrated setting, not at a value the slider snapped to
+        params = {p.label: p for fig in F.ALL for p in fig.params}
+        for label, box in zip(labels, readouts):
+            shown = float(box.inner_text().strip())
+            assert shown == pytest.approx(params[label].default, rel=1e-4), (label, shown)
         box = readouts[labels.index("Re-referenced data")]
         for value in ("700", "250"):
             before = page.evaluate(CHART)

@@ -22,10 +22,22 @@ def render_svg(fig: Figure, **values: float) -> str:
     return vl_convert.vegalite_to_svg(chart_at(fig, **values).to_dict())
 
 
+def live_step(p) -> float:
+    """The live slider's step, refined until the default lies on the slider's grid.
+
+    A browser slider snaps its value to ``min + k * step``; were the calibrated default off that
+    grid, the explorer would open at a slightly different setting than the model's.
+    """
+    step = p.step
+    while abs((p.default - p.min) / step - round((p.default - p.min) / step)) > 1e-6:
+        step /= 10
+    return step
+
+
 def _slider(p) -> w.FloatSlider:
     return w.FloatSlider(
-        value=p.default, min=p.min, max=p.max, step=p.step, description=p.label,
-        continuous_update=True, readout_format=".4g",
+        value=p.default, min=p.min, max=p.max, step=live_step(p), description=p.label,
+        continuous_update=True, readout_format=".5g",
         style={"description_width": "initial"}, layout=w.Layout(width="460px"),
         tooltip=p.help or p.title,
     )
