@@ -452,7 +452,7 @@ def bench_voila(rows: Rows, b) -> None:
                     raise
                 # wait until the whole dashboard is drawn (every chart and the readout table)
                 page.wait_for_function(
-                    f"() => document.querySelectorAll('.db2book-explorer svg').length >= {len(F.ALL)}"
+                    "() => document.querySelector('.db2book-explorer .figure-sync_reads svg')"
                     " && document.querySelector('.db2book-explorer .db2book-readout')", timeout=120_000)
                 page.wait_for_timeout(1000)
                 p = F.SYNC_READS.params[0]  # the first slider drives the first chart

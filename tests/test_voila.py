@@ -24,9 +24,11 @@ def test_dashboard_renders_and_a_slider_updates_it(notebook: Path):
         page.wait_for_selector(".db2book-chart-live svg", timeout=90_000)
         assert page.query_selector_all(".db2book-chart-live svg"), "no chart drawn"
         assert "zEC12, whole chain" in page.inner_text(".db2book-readout")
-        labels = page.eval_on_selector_all(".db2book-explorer .widget-slider .widget-label",
-                                           "els => els.map(e => e.textContent)")
-        readouts = page.query_selector_all(".db2book-explorer .widget-slider .widget-readout")
+        # the first tab (sync reads) is open; its sliders are the visible ones
+        visible = ".db2book-explorer .widget-slider:visible"
+        labels = [e.inner_text().strip() for e in page.query_selector_all(f"{visible} .widget-label")]
+        readouts = page.query_selector_all(f"{visible} .widget-readout")
+        assert labels and len(labels) == len(readouts)
         # the dashboard opens at the calibrated setting, not at a value the slider snapped to
         params = {p.label: p for fig in F.ALL for p in fig.params}
         for label, box in zip(labels, readouts):

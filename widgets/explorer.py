@@ -47,11 +47,13 @@ class Explorer(w.VBox):
     """Sliders for each parameter of one or more figures, and their charts.
 
     Figures that share a parameter name share one slider. ``readout(values)`` may return an
-    HTML string of key numbers to show under the charts.
+    HTML string of key numbers to show under the charts. With ``tabs=True`` each figure gets a
+    tab holding its own sliders, and only the visible tab is redrawn: a hidden tab whose
+    parameters changed is redrawn when it is opened.
     """
 
     def __init__(self, figures: Sequence[Figure], readout: Callable[[dict], str] | None = None,
-                 title: str = ""):
+                 title: str = "", tabs: bool = False):
         self.figures = list(figures)
         self.readout = readout
         params = {}
@@ -60,16 +62,26 @@ class Explorer(w.VBox):
                 params.setdefault(p.name, p)
         self.params = params
         self.sliders = {name: _slider(p) for name, p in params.items()}
-        units = [w.HTML(f"<span style='color:#555'>{html.escape(p.unit)}</span>") for p in params.values()]
-        rows = [w.HBox([s, u]) for s, u in zip(self.sliders.values(), units)]
+        rows = {name: w.HBox([s, w.HTML(f"<span style='color:#555'>{html.escape(params[name].unit)}</span>")])
+                for name, s in self.sliders.items()}
         self.charts = [w.HTML() for _ in self.figures]
         for box, fig in zip(self.charts, self.figures):
             box.add_class("db2book-chart-live")
             box.add_class(f"figure-{fig.name}")
         self.info = w.HTML()
         self.status = w.HTML()
+        self._stale: set[int] = set(range(len(self.figures)))
         header = [w.HTML(f"<h3>{html.escape(title)}</h3>")] if title else []
-        super().__init__(header + rows + self.charts + [self.info, self.status])
+        if tabs:
+            pages = [w.VBox([rows[p.name] for p in fig.params] + [chart])
+                     for fig, chart in zip(self.figures, self.charts)]
+            self.tabs = w.Tab(children=pages, titles=[fig.name.replace("_", " ") for fig in self.figures])
+            self.tabs.observe(lambda _: self.update(changed=None, only_stale=True), names="selected_index")
+            body = [self.tabs]
+        else:
+            self.tabs = None
+            body = list(rows.values()) + self.charts
+        super().__init__(header + body + [self.info, self.status])
         self.add_class("db2book-explorer")
         for s in self.sliders.values():
             s.observe(self._on_change, names="value")
@@ -79,23 +91,31 @@ class Explorer(w.VBox):
     def values(self) -> dict[str, float]:
         return {name: float(s.value) for name, s in self.sliders.items()}
 
-    def update(self, changed: str | None = None) -> None:
-        """Redraw the figures that use ``changed`` (all of them when None)."""
+    def _visible(self, index: int) -> bool:
+        return self.tabs is None or self.tabs.selected_index == index
+
+    def update(self, changed: str | None = None, only_stale: bool = False) -> None:
+        """Redraw the visible figures that use ``changed`` (all of them when None)."""
         start = time.perf_counter()
         values = self.values()
         try:
-            for fig, box in zip(self.figures, self.charts):
+            for i, (fig, box) in enumerate(zip(self.figures, self.charts)):
                 names = [p.name for p in fig.params]
                 if changed is not None and changed not in names:
                     continue
+                if only_stale and i not in self._stale:
+                    continue
+                if not self._visible(i):
+                    self._stale.add(i)
+                    continue
                 box.value = render_svg(fig, **{n: values[n] for n in names})
-            if self.readout is not None:
+                self._stale.discard(i)
+            if self.readout is not None and not only_stale:
                 self.info.value = self.readout(values)
             self.status.value = ""
         except ValueError as exc:  # sliders cannot reach invalid values; this is a safety net
             self.status.value = f"<b style='color:#b00'>{html.escape(str(exc))}</b>"
         self.last_update_ms = (time.perf_counter() - start) * 1000
-        self.add_class("db2book-updated")
 
     def _on_change(self, change) -> None:
         name = next(n for n, s in self.sliders.items() if s is change["owner"])

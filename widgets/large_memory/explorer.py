@@ -46,4 +46,4 @@ def explorer(*names: str) -> Explorer:
 
 def dashboard() -> Explorer:
     """Every slider figure of the chapter, for a classroom projector (Voila)."""
-    return Explorer(list(f.ALL), readout=_readout, title="Large memory for DB2 buffer pools")
+    return Explorer(list(f.ALL), readout=_readout, tabs=True)  # the dashboard notebook has the title
