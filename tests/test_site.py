@@ -13,11 +13,13 @@ import pytest
 from tools.site import JS_MODEL_MARKS, SITE, RequestLog, browser, serve
 from widgets.figure import REGISTRY, SIGNIFICANT_DIGITS
 
-import widgets.large_memory.figures  # noqa: F401  (registers the chapter's figures)
+import widgets.large_memory.figures  # noqa: F401  (registers the chapters' figures)
+import widgets.system_recovery_boost.figures  # noqa: F401
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not (SITE / "index.html").exists(), reason="run `make book` first")]
-PAGES = ["index", "book/intro", "book/how_to_use", "book/glossary", "chapters/large_memory", "book/fidelity",
+CHAPTERS = {"chapters/large_memory": 8, "chapters/system_recovery_boost": 8}  # page -> slider figures
+PAGES = ["index", "book/intro", "book/how_to_use", "book/glossary", *CHAPTERS, "book/fidelity",
          "book/teachers_guide", "book/references", "search", "genindex"]
 RTOL = 2 * 10 ** (1 - SIGNIFICANT_DIGITS)
 
@@ -50,8 +52,8 @@ def test_page_is_clean_and_offline(site, page_name):
         for chart in charts:
             assert chart.query_selector("svg"), "a chart did not draw"
             assert chart.query_selector("svg .mark-line, svg .mark-rect, svg .mark-symbol"), "chart has no marks"
-        if page_name == "chapters/large_memory":
-            assert len(charts) >= 9
+        if page_name in CHAPTERS:
+            assert len(charts) >= CHAPTERS[page_name]
             assert page.query_selector("math"), "equations render as MathML"
     finally:
         page.close()
@@ -79,12 +81,13 @@ def _compare(fig, shown: dict[str, list[tuple[float, float]]], setting: dict[str
         assert np.allclose(ys, expected[series], rtol=RTOL), (fig.key, series, setting)
 
 
-def test_every_slider_moves_its_chart_to_the_models_values(site):
-    page, log = _open(site, "chapters/large_memory")
+@pytest.mark.parametrize("page_name", list(CHAPTERS))
+def test_every_slider_moves_its_chart_to_the_models_values(site, page_name):
+    page, log = _open(site, page_name)
     try:
         charts = page.query_selector_all(".db2book-chart[data-figure]")
         slider_charts = [c for c in charts if c.get_attribute("data-figure") in REGISTRY]
-        assert len(slider_charts) == 8
+        assert len(slider_charts) == CHAPTERS[page_name]
         for chart in slider_charts:
             fig = REGISTRY[chart.get_attribute("data-figure")]
             chart_id = chart.get_attribute("id")

@@ -58,7 +58,7 @@ class Explorer(w.VBox):
         self.readout = readout
         params = {}
         for fig in self.figures:
-            for p in fig.params:
+            for p in fig.all_params:
                 params.setdefault(p.name, p)
         self.params = params
         self.sliders = {name: _slider(p) for name, p in params.items()}
@@ -73,7 +73,7 @@ class Explorer(w.VBox):
         self._stale: set[int] = set(range(len(self.figures)))
         header = [w.HTML(f"<h3>{html.escape(title)}</h3>")] if title else []
         if tabs:
-            pages = [w.VBox([rows[p.name] for p in fig.params] + [chart])
+            pages = [w.VBox([rows[p.name] for p in fig.all_params] + [chart])
                      for fig, chart in zip(self.figures, self.charts)]
             self.tabs = w.Tab(children=pages, titles=[fig.name.replace("_", " ") for fig in self.figures])
             self.tabs.observe(lambda _: self.update(changed=None, only_stale=True), names="selected_index")
@@ -100,7 +100,7 @@ class Explorer(w.VBox):
         values = self.values()
         try:
             for i, (fig, box) in enumerate(zip(self.figures, self.charts)):
-                names = [p.name for p in fig.params]
+                names = [p.name for p in fig.all_params]
                 if changed is not None and changed not in names:
                     continue
                 if only_stale and i not in self._stale:

@@ -103,18 +103,30 @@ class Figure:
     reconstruction: bool = False
     subtitle: str = ""
     colors: Mapping[str, str] = field(default_factory=dict)  # series -> colour, shared across a chapter
+    live_params: tuple[Param, ...] = ()  # extra sliders in the live explorer only (static: defaults)
+    marks: pd.DataFrame | None = None  # vertical rules at quoted times: columns x, label, source
+    kind: str = "line"  # "line", or "bar" (stacked bars over categories x_labels)
+    x_labels: tuple[str, ...] = ()  # category names of a bar figure, indexed by x_values
 
     def __post_init__(self):
         if len(self.params) > 2:
             raise ValueError(f"{self.key}: a static chart carries at most two sliders")
+        if self.kind not in ("line", "bar"):
+            raise ValueError(f"{self.key}: kind={self.kind!r} is not 'line' or 'bar'")
+        if self.kind == "bar" and len(self.x_labels) != len(self.x_values):
+            raise ValueError(f"{self.key}: a bar figure needs one label per x value")
         REGISTRY[self.key] = self
 
     @property
     def key(self) -> str:
         return f"{self.study}.{self.name}"
 
+    @property
+    def all_params(self) -> tuple[Param, ...]:
+        return self.params + self.live_params
+
     def defaults(self) -> dict[str, float]:
-        return {p.name: p.default for p in self.params}
+        return {p.name: p.default for p in self.all_params}
 
     def evaluate(self, **values: float) -> dict[str, np.ndarray]:
         """The model's curves at a parameter setting (missing ones take their defaults)."""
@@ -169,18 +181,36 @@ def _layers(fig: Figure, model_data, series_cols: list[str], filters: list[str])
     line = alt.Chart(model_data, name="model")
     for expr in filters:
         line = line.transform_filter(expr)
-    line = line.transform_fold(series_cols, as_=["series", "y"]).mark_line(strokeWidth=2.5).encode(
-        x=alt.X("x:Q", title=fig.x.title, scale=scale_x, axis=alt.Axis(format=fig.x.format)),
-        y=alt.Y("y:Q", title=fig.y.title, scale=scale_y, axis=alt.Axis(format=fig.y.format)),
+    if fig.kind == "bar":
+        labels = "[" + ",".join(repr(lab) for lab in fig.x_labels) + "][datum.value]"
+        x_enc = alt.X("x:O", title=fig.x.title, axis=alt.Axis(labelExpr=labels, labelAngle=0, labelLimit=160))
+        mark = {"type": "bar", "width": {"band": 0.6}}
+        x_pts = "x:O"
+    else:
+        x_enc = alt.X("x:Q", title=fig.x.title, scale=scale_x, axis=alt.Axis(format=fig.x.format))
+        mark = {"type": "line", "strokeWidth": 2.5}
+        x_pts = "x:Q"
+    line = line.transform_fold(series_cols, as_=["series", "y"]).mark_line().encode(
+        x=x_enc,
+        y=alt.Y("y:Q", title=fig.y.title, scale=scale_y, axis=alt.Axis(format=fig.y.format),
+                stack="zero" if fig.kind == "bar" else None),
         color=color,
         tooltip=[alt.Tooltip("series:N", title="model"), alt.Tooltip("x:Q", title=fig.x.title, format=fig.x.format),
                  alt.Tooltip("y:Q", title=fig.y.title, format=fig.y.format)],
     )
+    line.mark = mark
     layers = [line]
+    if fig.marks is not None and len(fig.marks):
+        rule = alt.Chart(fig.marks).encode(
+            x=alt.X("x:Q"), tooltip=[alt.Tooltip("label:N", title="quoted"), alt.Tooltip("source:N", title="source")])
+        layers.append(rule.mark_rule(strokeDash=[5, 4], color="#555", strokeWidth=1.5))
+        layers.append(rule.transform_window(row="row_number()").transform_calculate(
+            label_y="4 + 13 * (datum.row - 1)").mark_text(align="left", dx=4, fontSize=11, color="#333").encode(
+            text="label:N", y=alt.Y("label_y:Q", scale=None)))
     if fig.published is not None and len(fig.published):
         pts = alt.Chart(fig.published, name="published").mark_point(filled=True, size=90, opacity=0.95,
                                                                      stroke="black", strokeWidth=0.8).encode(
-            x="x:Q", y="y:Q", color=color, shape=alt.Shape("series:N", legend=None),
+            x=x_pts, y="y:Q", color=color, shape=alt.Shape("series:N", legend=None),
             tooltip=[alt.Tooltip("series:N", title="published"), alt.Tooltip("condition:N", title="run"),
                      alt.Tooltip("x:Q", title=fig.x.title, format=fig.x.format),
                      alt.Tooltip("y:Q", title=fig.y.title, format=fig.y.format),
@@ -188,7 +218,11 @@ def _layers(fig: Figure, model_data, series_cols: list[str], filters: list[str])
         )
         layers.append(pts)
     subtitle = [fig.subtitle] if fig.subtitle else []
-    subtitle.append("Lines: model. Points: published values (hover for the source).")
+    what = "Bars" if fig.kind == "bar" else "Lines"
+    if fig.published is not None and len(fig.published):
+        subtitle.append(f"{what}: model. Points: published values (hover for the source).")
+    if fig.marks is not None and len(fig.marks):
+        subtitle.append("Dashed rules: times quoted in the source (hover for the line).")
     if fig.reconstruction:
         subtitle.insert(0, "RECONSTRUCTION: the source prints no data for this figure.")
     return alt.layer(*layers).properties(

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 
 #: The studies that have a ledger, in book order.
-STUDIES = ("large_memory",)
+STUDIES = ("large_memory", "system_recovery_boost")
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ def format_table(ledger: list[LedgerRow]) -> str:
     head = ("chapter", "source", "quantity", "condition", "published", "model", "rel.err", "tol", "ok")
     body = [
         (r.chapter, r.source, r.quantity, r.condition, f"{r.published:.6g}", f"{r.model:.6g}",
-         f"{100 * r.rel_error:.2f}%", f"{100 * r.tolerance:.1f}%", "pass" if r.passed else "FAIL")
+         f"{100 * r.rel_error:.3g}%", f"{100 * r.tolerance:.3g}%", "pass" if r.passed else "FAIL")
         for r in ledger
     ]
     widths = [max(len(str(x)) for x in col) for col in zip(head, *body)]
@@ -82,7 +82,7 @@ def format_table(ledger: list[LedgerRow]) -> str:
     lines.append(f"{len(ledger)} rows, {len(ledger) - len(failed)} within tolerance, {len(failed)} outside.")
     if worst is not None:
         lines.append(f"Largest error relative to its tolerance: {worst.quantity} ({worst.condition}): "
-                     f"{100 * worst.rel_error:.2f}% of a {100 * worst.tolerance:.1f}% tolerance.")
+                     f"{100 * worst.rel_error:.3g}% of a {100 * worst.tolerance:.3g}% tolerance.")
     return "\n".join(lines)
 
 

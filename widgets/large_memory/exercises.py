@@ -8,29 +8,12 @@ Run from a shell: ``python -m widgets.large_memory.exercises --seed 7 [--answers
 """
 from __future__ import annotations
 
-import argparse
-from dataclasses import dataclass
-
 import numpy as np
 
+from ..exercise_kit import Generator, Problem
 from . import model
 
 KINDS = ("io_not_ratio", "memory_accounting", "itr_vs_cpu", "closed_loop")
-
-
-@dataclass(frozen=True)
-class Problem:
-    seed: int
-    kind: str
-    text: str
-    answers: dict[str, float]
-    units: dict[str, str]
-
-    def show(self, answers: bool = False) -> str:
-        lines = [f"Problem (seed {self.seed}, {self.kind})", "", self.text]
-        if answers:
-            lines += ["", "Answers:"] + [f"  {k} = {v:,.4g} {self.units[k]}" for k, v in self.answers.items()]
-        return "\n".join(lines)
 
 
 def _io_not_ratio(rng: np.random.Generator, seed: int) -> Problem:
@@ -117,47 +100,8 @@ _BUILDERS = {"io_not_ratio": _io_not_ratio, "memory_accounting": _memory_account
              "itr_vs_cpu": _itr_vs_cpu, "closed_loop": _closed_loop}
 
 
-def problem(seed: int, kind: str | None = None) -> Problem:
-    """The problem for ``seed`` (its kind also follows from the seed unless given)."""
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
-        raise ValueError(f"seed={seed!r} must be a non-negative whole number")
-    if kind is not None and kind not in KINDS:
-        raise ValueError(f"kind={kind!r} is not one of {KINDS}")
-    rng = np.random.default_rng(int(seed))
-    chosen = kind or KINDS[int(rng.integers(len(KINDS)))]
-    return _BUILDERS[chosen](rng, int(seed))
-
-
-def generate(seed: int, answers: bool = False, kind: str | None = None) -> Problem:
-    """Print the problem for ``seed`` (with answers if asked) and return it."""
-    p = problem(seed, kind)
-    print(p.show(answers))
-    return p
-
-
-def check(seed: int, kind: str | None = None, **given: float) -> dict[str, bool]:
-    """Check a student's answers (within 1%); print and return which parts are right."""
-    p = problem(seed, kind)
-    unknown = [k for k in given if k not in p.answers]
-    if unknown:
-        raise ValueError(f"unknown part(s) {unknown}; this problem asks for {list(p.answers)}")
-    result = {}
-    for name, value in given.items():
-        want = p.answers[name]
-        ok = bool(np.isfinite(value)) and abs(value - want) <= 0.01 * max(abs(want), 1e-9)
-        result[name] = ok
-        print(f"{name}: {'right' if ok else 'not yet'}")
-    return result
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("-s", "--seed", type=int, default=0)
-    parser.add_argument("-c", "--answers", action="store_true", help="print the answers too")
-    parser.add_argument("-k", "--kind", choices=KINDS)
-    args = parser.parse_args(argv)
-    generate(args.seed, args.answers, args.kind)
-    return 0
+GENERATOR = Generator(_BUILDERS, "Seeded large-memory problems: -s SEED, -c for the answers")
+problem, generate, check, main = GENERATOR.problem, GENERATOR.generate, GENERATOR.check, GENERATOR.main
 
 
 if __name__ == "__main__":

@@ -1,0 +1,80 @@
+"""The shared machinery of the seeded problem generators (OSTEP-style homework).
+
+A study declares ``builders``: kind -> function(rng, seed) -> :class:`Problem`. :class:`Generator`
+then gives it ``problem(seed)``, ``generate(seed, answers=...)``, ``check(seed, part=value)``
+and a command line (``-s SEED``, ``-c`` for the answers). Same seed, same problem, always.
+"""
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from typing import Callable, Mapping
+
+import numpy as np
+
+#: A student's answer is right within this relative tolerance.
+CHECK_TOLERANCE = 0.01
+
+
+@dataclass(frozen=True)
+class Problem:
+    seed: int
+    kind: str
+    text: str
+    answers: dict[str, float]
+    units: dict[str, str]
+
+    def show(self, answers: bool = False) -> str:
+        lines = [f"Problem (seed {self.seed}, {self.kind})", "", self.text]
+        if answers:
+            lines += ["", "Answers:"] + [f"  {k} = {v:,.4g} {self.units[k]}" for k, v in self.answers.items()]
+        return "\n".join(lines)
+
+
+class Generator:
+    """Seeded problems of several kinds, their answers, and a checker."""
+
+    def __init__(self, builders: Mapping[str, Callable[[np.random.Generator, int], Problem]], description: str):
+        self.builders = dict(builders)
+        self.kinds = tuple(self.builders)
+        self.description = description
+
+    def problem(self, seed: int, kind: str | None = None) -> Problem:
+        """The problem for ``seed`` (its kind also follows from the seed unless given)."""
+        if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
+            raise ValueError(f"seed={seed!r} must be a non-negative whole number")
+        if kind is not None and kind not in self.kinds:
+            raise ValueError(f"kind={kind!r} is not one of {self.kinds}")
+        rng = np.random.default_rng(int(seed))
+        chosen = kind or self.kinds[int(rng.integers(len(self.kinds)))]
+        return self.builders[chosen](rng, int(seed))
+
+    def generate(self, seed: int, answers: bool = False, kind: str | None = None) -> Problem:
+        """Print the problem for ``seed`` (with answers if asked) and return it."""
+        p = self.problem(seed, kind)
+        print(p.show(answers))
+        return p
+
+    def check(self, seed: int, kind: str | None = None, **given: float) -> dict[str, bool]:
+        """Check a student's answers (within 1%); print and return which parts are right."""
+        p = self.problem(seed, kind)
+        unknown = [k for k in given if k not in p.answers]
+        if unknown:
+            raise ValueError(f"unknown part(s) {unknown}; this problem asks for {list(p.answers)}")
+        result = {}
+        for name, value in given.items():
+            want = p.answers[name]
+            ok = bool(np.isfinite(value)) and abs(value - want) <= CHECK_TOLERANCE * max(abs(want), 1e-9)
+            result[name] = ok
+            print(f"{name}: {'right' if ok else 'not yet'}")
+        return result
+
+    def main(self, argv: list[str] | None = None) -> int:
+        """Command line: ``-s SEED`` picks the problem, ``-c`` prints the answers, ``-k`` the kind."""
+        parser = argparse.ArgumentParser(description=self.description)
+        parser.add_argument("-s", "--seed", type=int, default=0)
+        parser.add_argument("-c", "--answers", action="store_true", help="print the answers too")
+        parser.add_argument("-k", "--kind", choices=self.kinds)
+        args = parser.parse_args(argv)
+        self.generate(args.seed, args.answers, args.kind)
+        return 0

@@ -1,0 +1,42 @@
+"""The published numbers of section 3.5, from ``data/system_recovery_boost``."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pandas as pd
+
+from ..data import load_long, source_text, wide
+
+STUDY = "system_recovery_boost"
+DOC = "IBM Redbooks SG24-8536 (2022)"
+UNPLANNED = "t3_7_unplanned_restart.csv"
+PLANNED = "t3_8_planned_restart.csv"
+QUOTED = "s3_5_quoted.csv"
+PHASES = ("log_initialization_s", "current_status_rebuild_s", "forward_log_recovery_s", "backward_log_recovery_s")
+PHASE_NAMES = {"ipl_s": "IPL", "log_initialization_s": "log initialization",
+               "current_status_rebuild_s": "current status rebuild",
+               "forward_log_recovery_s": "forward log recovery", "backward_log_recovery_s": "backward log recovery"}
+
+
+def cite(filename: str, run_id: str, metric: str) -> str:
+    """Document, table, page and line of one printed cell."""
+    long = load_long(STUDY, filename)
+    row = long[(long["run_id"] == run_id) & (long["metric"] == metric)]
+    if row.empty:
+        raise ValueError(f"{filename}: no cell for run {run_id!r}, metric {metric!r}")
+    return f"{DOC}, " + source_text(STUDY, filename, int(row["line"].iloc[0])).split(", ", 1)[1]
+
+
+@lru_cache(maxsize=None)
+def restart(filename: str) -> pd.DataFrame:
+    """One restart table as printed: rows no_boost, boost, delta; a column per phase (s)."""
+    return wide(load_long(STUDY, filename))
+
+
+@lru_cache(maxsize=None)
+def quoted(run_id: str, metric: str) -> float:
+    """A number quoted in the prose of section 3.5."""
+    table = wide(load_long(STUDY, QUOTED))
+    if run_id not in table.index or metric not in table.columns:
+        raise ValueError(f"{QUOTED}: no quoted number for {run_id!r}, {metric!r}")
+    return float(table.loc[run_id, metric])
