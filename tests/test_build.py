@@ -52,3 +52,8 @@ def test_math_is_mathml_not_mathjax():
     html = (SITE / "chapters" / "large_memory.html").read_text(encoding="utf-8")
     assert "<math" in html
     assert not re.search(r"<script[^>]*mathjax", html, re.I), "no MathJax download"
+
+
+def test_root_favicon_exists():
+    """Pages without an icon link (the root redirect) make browsers ask for /favicon.ico: no 404."""
+    assert (SITE / "favicon.ico").read_bytes()[:4] == b"\x00\x00\x01\x00"

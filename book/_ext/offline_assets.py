@@ -105,7 +105,24 @@ def _build_finished(app, exception):
     (static / VEGA_DIR).mkdir(parents=True, exist_ok=True)
     shutil.copyfile(_cached_bundle(cache), static / VEGA_DIR / VEGA_FILE)
     (static / "db2book.css").write_text(BOOK_CSS.lstrip(), encoding="utf-8")
+    # pages without an icon link (the root redirect) make browsers ask for /favicon.ico
+    (Path(app.outdir) / "favicon.ico").write_bytes(_favicon_ico())
     _drop_fontawesome_js(Path(app.outdir))
+
+
+def _favicon_ico(size: int = 16, rgb: tuple[int, int, int] = (0x1F, 0x4E, 0x79)) -> bytes:
+    """A one-colour square icon: a PNG wrapped in an ICO container (no image library needed)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    rows = b"".join(b"\x00" + bytes(rgb) * size for _ in range(size))
+    png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0))
+           + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+    header = struct.pack("<HHH", 0, 1, 1) + struct.pack("<BBBBHHII", size, size, 0, 0, 1, 32, len(png), 22)
+    return header + png
 
 
 FONTAWESOME_JS = re.compile(r'<script defer src="[^"]*_static/scripts/fontawesome\.js[^"]*"></script>\n?')
