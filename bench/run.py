@@ -35,10 +35,10 @@ BIN = Path(sys.executable).parent  # the venv's bin (not resolved: it is the ven
 KB = 1000  # decimal units throughout: 1 KB = 1000 bytes, 1 MB = 1000 KB
 
 #: The book's pages (the table of contents, _toc.yml), as paths under _build/html without .html.
-PAGES = ("book/intro", "book/how_to_use", "book/glossary", "chapters/large_memory",
+PAGES = ("book/intro", "book/how_to_use", "book/glossary", "chapters/large_memory", "chapters/zhyperlink",
          "chapters/system_recovery_boost", "book/fidelity", "book/teachers_guide", "book/references")
 CHAPTER = "chapters/large_memory"  # the static-slider latency is measured here
-CHAPTER_PAGES = ("chapters/large_memory", "chapters/system_recovery_boost")
+CHAPTER_PAGES = ("chapters/large_memory", "chapters/zhyperlink", "chapters/system_recovery_boost")
 CHAPTER_WARM_GOAL_KB = 1500
 
 NO_GOAL = "report only"
@@ -578,7 +578,8 @@ def bench_chart_weight(rows: Rows) -> None:
         from widgets.figure import static_chart
         from widgets.large_memory import figures as F
         from widgets.system_recovery_boost import figures as SRB
-        figs = list(F.ALL) + list(SRB.ALL)
+        from widgets.zhyperlink import figures as ZHL
+        figs = list(F.ALL) + list(ZHL.ALL) + list(SRB.ALL)
     except Exception as exc:  # noqa: BLE001
         rows.failed("static chart spec: (figures)", "KB", "< 200 KB", exc)
         return

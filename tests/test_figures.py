@@ -11,8 +11,9 @@ from widgets.figure import REGISTRY, SIGNIFICANT_DIGITS, Axis, Figure, Param, gr
 from widgets.large_memory import figures as F
 from widgets.large_memory.explorer import dashboard, explorer
 from widgets.system_recovery_boost import figures as SRB
+from widgets.zhyperlink import figures as ZHL
 
-ALL_FIGURES = F.ALL + SRB.ALL
+ALL_FIGURES = F.ALL + SRB.ALL + ZHL.ALL
 
 RTOL = 10 ** (1 - SIGNIFICANT_DIGITS)
 
@@ -48,7 +49,7 @@ def test_published_points_name_their_source(fig):
     if pts is None:
         pytest.skip("a model-only figure (no published counterpart)")
     assert len(pts) > 0
-    assert pts["source"].str.contains(r"(?:Table|Figure) \d+").all()
+    assert pts["source"].str.contains(r"(?:Table|Figure|Section) [\d.-]+").all()
     assert pts["source"].str.contains("line").all()
     assert np.isfinite(pts[["x", "y"]].to_numpy(dtype=float)).all()
 
@@ -108,3 +109,11 @@ def test_live_sliders_open_at_the_calibrated_defaults():
         assert slider.value == p.default
         k = (p.default - slider.min) / slider.step
         assert abs(k - round(k)) < 1e-6, f"{name}: default {p.default} is off the slider's grid"
+
+
+def test_series_names_that_vega_would_misread_are_refused():
+    bad = Figure("test", "dots", "t", Axis("x", "x"), Axis("y", "y"), np.linspace(1, 2, 5),
+                 lambda x, a: {"7.5 reads": x}, (Param("a", "a", "", 0, 1, 0.5, 0.1, 0.5),))
+    with pytest.raises(ValueError, match="rename them"):
+        grid_table(bad)
+    REGISTRY.pop(bad.key)

@@ -15,10 +15,12 @@ from widgets.figure import REGISTRY, SIGNIFICANT_DIGITS
 
 import widgets.large_memory.figures  # noqa: F401  (registers the chapters' figures)
 import widgets.system_recovery_boost.figures  # noqa: F401
+import widgets.zhyperlink.figures  # noqa: F401
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not (SITE / "index.html").exists(), reason="run `make book` first")]
-CHAPTERS = {"chapters/large_memory": 8, "chapters/system_recovery_boost": 8}  # page -> slider figures
+CHAPTERS = {"chapters/large_memory": 8, "chapters/zhyperlink": 6,
+            "chapters/system_recovery_boost": 8}  # page -> slider figures
 PAGES = ["index", "book/intro", "book/how_to_use", "book/glossary", *CHAPTERS, "book/fidelity",
          "book/teachers_guide", "book/references", "search", "genindex"]
 RTOL = 2 * 10 ** (1 - SIGNIFICANT_DIGITS)
@@ -93,10 +95,13 @@ def test_every_slider_moves_its_chart_to_the_models_values(site, page_name):
             chart_id = chart.get_attribute("id")
             # at the page's defaults, the chart shows the calibrated model
             _compare(fig, _model_lines(page)[chart_id], fig.defaults())
-            inputs = chart.query_selector_all(".vega-bindings input[type=range]")
-            assert len(inputs) == len(fig.params)
+            # Vega may lay the bindings out in any order: find each slider by its label
+            binds = {b.query_selector(".vega-bind-name").inner_text().strip(): b.query_selector("input[type=range]")
+                     for b in chart.query_selector_all(".vega-bindings .vega-bind")}
+            assert sorted(binds) == sorted(p.title for p in fig.params), (fig.key, list(binds))
             setting = fig.defaults()
-            for param, box in zip(fig.params, inputs):
+            for param in fig.params:
+                box = binds[param.title]
                 grid = param.static_values()
                 target = float(grid[1] if grid[0] == param.default else grid[0])
                 before = _model_lines(page)[chart_id]

@@ -155,6 +155,9 @@ def grid_table(fig: Figure) -> pd.DataFrame:
             frame.insert(0, n, v)
         frames.append(frame)
     table = pd.concat(frames, ignore_index=True)
+    odd = [c for c in table.columns if any(ch in str(c) for ch in ".[]\\")]
+    if odd:  # Vega-Lite reads these characters in a field name as a path into the datum
+        raise ValueError(f"{fig.key}: series name(s) {odd} contain '.', '[', ']' or '\\'; rename them")
     if len(table) > MAX_STATIC_ROWS:
         raise ValueError(f"{fig.key}: static grid has {len(table)} rows (> {MAX_STATIC_ROWS}); coarsen it")
     bad = ~np.isfinite(table.drop(columns=names + ["x"]).to_numpy())
@@ -222,7 +225,7 @@ def _layers(fig: Figure, model_data, series_cols: list[str], filters: list[str])
     if fig.published is not None and len(fig.published):
         subtitle.append(f"{what}: model. Points: published values (hover for the source).")
     if fig.marks is not None and len(fig.marks):
-        subtitle.append("Dashed rules: times quoted in the source (hover for the line).")
+        subtitle.append("Dashed rules: values quoted in the source (hover for the line).")
     if fig.reconstruction:
         subtitle.insert(0, "RECONSTRUCTION: the source prints no data for this figure.")
     return alt.layer(*layers).properties(

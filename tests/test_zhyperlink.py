@@ -1,0 +1,114 @@
+"""zHyperLink: the data, the models' physics and their clear errors, and the one real test."""
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from widgets.data import load_long
+from widgets.zhyperlink import exercises, fidelity, model
+from widgets.zhyperlink import published as pub
+from widgets.zhyperlink.explorer import dashboard, explorer
+
+
+def test_reductions_are_stored_negative_and_printed_positive():
+    long = load_long("zhyperlink", pub.RESULTS)
+    cuts = long[long["metric"].str.endswith("change_pct") & long["printed"].str.contains("%")]
+    reductions = cuts[cuts["value"] < 0]
+    assert len(reductions) >= 10
+    for row in reductions.itertuples():
+        assert "-" not in row.printed and "−" not in row.printed, row
+
+
+def test_the_63_vs_69_contradiction_is_flagged():
+    long = load_long("zhyperlink", pub.RESULTS)
+    flagged = long[(long["flag"] == "contradiction") & (long["metric"] == "log_wait_change_pct")]
+    assert sorted(flagged["value"]) == [-69.0, -63.0]
+
+
+def test_read_model_goes_through_both_points():
+    other, t_hit = fidelity.read_calibration()
+    path = fidelity.calibrated_path()
+    assert float(model.elapsed_reduction(28, other, path)) == pytest.approx(0.50)
+    assert float(model.elapsed_reduction(7.5, other, path)) == pytest.approx(0.23)
+    assert t_hit > path.t_zhl_us * 10  # the async path costs far more than the link alone
+
+
+@settings(max_examples=40, deadline=None)
+@given(n1=st.floats(0, 100), n2=st.floats(0, 100), h=st.floats(0.5, 1.0))
+def test_more_reads_more_benefit_and_more_hits_more_benefit(n1, n2, h):
+    other, _ = fidelity.read_calibration()
+    path = replace(fidelity.calibrated_path(), hit_ratio=h)
+    lo, hi = sorted([n1, n2])
+    assert model.elapsed_reduction(hi, other, path) >= model.elapsed_reduction(lo, other, path) - 1e-12
+    better = replace(path, hit_ratio=min(1.0, h + 0.05))
+    assert model.elapsed_reduction(30, other, better) >= model.elapsed_reduction(30, other, path) - 1e-12
+
+
+def test_cpu_change_is_linear_in_speed_and_breaks_even():
+    u, w = 0.01, 0.006
+    s_star = model.break_even_speed(u, w)
+    assert float(model.cpu_change(28, s_star, u, w)) == pytest.approx(0.0, abs=1e-12)
+    assert float(model.cpu_change(28, 1.0, u, w)) > 0 > float(model.cpu_change(28, 0.3, u, w))
+
+
+def test_options_multiply_within_printed_rounding_and_add_outside_it():
+    rows = fidelity.ledger_rows()
+    enable = [r for r in rows if "ENABLE" in r.quantity][0]
+    assert enable.passed
+    additive = 25.9 + 1.9
+    assert abs(additive - 27.4) / 27.4 > enable.tolerance
+
+
+def test_two_track_limit_splits_large_log_writes():
+    assert list(model.log_write_ios(np.array([1, 27, 28, 128]), True)) == [1, 1, 2, 5]
+    assert list(model.log_write_ios(np.array([1, 128]), False)) == [1, 1]
+
+
+@pytest.mark.parametrize("call,match", [
+    (lambda: model.check_path(replace(model.ReadPath(), hit_ratio=1.2)), r"hit_ratio=1.2 .*\[0, 1\]"),
+    (lambda: model.check_path(replace(model.ReadPath(), t_miss_us=-1)), "t_miss_us"),
+    (lambda: model.check_path(replace(model.ReadPath(), t_zhl_us=900)), "t_zhl_us=900 is above t_hit_us"),
+    (lambda: model.elapsed_us(-3, 1000, model.ReadPath(), True), "reads="),
+    (lambda: model.cpu_change(28, 0, 0.01, 0.005), "speed="),
+    (lambda: model.combined_reduction(1.5, 0.1), "first="),
+    (lambda: model.log_write_ios(500, True), "records="),
+    (lambda: model.commit_latency_reduction(0.8, 0.5, 0.4, 0.2), "must not exceed 1"),
+])
+def test_bad_input_is_named(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_a_slower_link_is_allowed_only_when_asked_and_then_loses_time():
+    slow = replace(model.ReadPath(), t_zhl_us=900.0)
+    model.check_path(slow, allow_slower_link=True)
+    assert model.read_time_us(slow, True) > model.read_time_us(slow, False)
+    ex = explorer("elapsed")
+    ex.sliders["t_zhl_us"].value = 200
+    ex.sliders["hit_ratio"].value = 0.3
+    ex.sliders["t_try_us"].value = 600
+    assert "costs time" in ex.info.value
+
+
+def test_misses_are_reported():
+    rows = {m["quantity"]: m for m in fidelity.misses()}
+    assert math.isclose(rows["ENABLE, additive model (a + b)"]["model"], 27.8)
+
+
+def test_generators_are_seeded_and_checkable(capsys):
+    for kind in exercises.KINDS:
+        p = exercises.problem(9, kind)
+        assert p == exercises.problem(9, kind)
+        assert all(exercises.check(9, kind, **p.answers).values())
+
+
+def test_dashboard_tabs():
+    from widgets.zhyperlink import figures as F
+
+    d = dashboard()
+    assert len(d.charts) == len(F.ALL) and d.charts[0].value.startswith("<svg")
