@@ -165,3 +165,25 @@ def flagged(study: str, root: str | None = None) -> pd.DataFrame:
             rows.append({"table": table, "run": row.run_id, "metric": row.metric, "printed": row.printed,
                          "line": row.line, "flag": row.flag, "why": row.note})
     return pd.DataFrame(rows)
+
+
+@lru_cache(maxsize=None)
+def _wide_table(study: str, filename: str, root: str) -> pd.DataFrame:
+    return wide(load_long(study, filename, root))
+
+
+def number(study: str, filename: str, run_id: str, metric: str) -> float:
+    """One printed number of a long table (in its unit), or a DataError naming what is missing."""
+    table = _wide_table(study, filename, str(data_dir()))
+    if run_id not in table.index or metric not in table.columns or table.loc[run_id, metric] != table.loc[run_id, metric]:
+        raise DataError(f"{filename}: no number for run {run_id!r}, metric {metric!r}")
+    return float(table.loc[run_id, metric])
+
+
+def cite_cell(study: str, filename: str, run_id: str, metric: str, document: str) -> str:
+    """``document``, table or section, page and line of one printed cell."""
+    long = load_long(study, filename)
+    row = long[(long["run_id"] == run_id) & (long["metric"] == metric)]
+    if row.empty:
+        raise DataError(f"{filename}: no cell for run {run_id!r}, metric {metric!r}")
+    return f"{document}, " + source_text(study, filename, int(row["line"].iloc[0])).split(", ", 1)[1]

@@ -5,7 +5,7 @@ from functools import lru_cache
 
 import pandas as pd
 
-from ..data import load_long, source_text, wide
+from ..data import cite_cell, load_long, number, wide
 
 STUDY = "system_recovery_boost"
 DOC = "IBM Redbooks SG24-8536 (2022)"
@@ -20,11 +20,7 @@ PHASE_NAMES = {"ipl_s": "IPL", "log_initialization_s": "log initialization",
 
 def cite(filename: str, run_id: str, metric: str) -> str:
     """Document, table, page and line of one printed cell."""
-    long = load_long(STUDY, filename)
-    row = long[(long["run_id"] == run_id) & (long["metric"] == metric)]
-    if row.empty:
-        raise ValueError(f"{filename}: no cell for run {run_id!r}, metric {metric!r}")
-    return f"{DOC}, " + source_text(STUDY, filename, int(row["line"].iloc[0])).split(", ", 1)[1]
+    return cite_cell(STUDY, filename, run_id, metric, DOC)
 
 
 @lru_cache(maxsize=None)
@@ -33,10 +29,6 @@ def restart(filename: str) -> pd.DataFrame:
     return wide(load_long(STUDY, filename))
 
 
-@lru_cache(maxsize=None)
 def quoted(run_id: str, metric: str) -> float:
     """A number quoted in the prose of section 3.5."""
-    table = wide(load_long(STUDY, QUOTED))
-    if run_id not in table.index or metric not in table.columns:
-        raise ValueError(f"{QUOTED}: no quoted number for {run_id!r}, {metric!r}")
-    return float(table.loc[run_id, metric])
+    return number(STUDY, QUOTED, run_id, metric)
