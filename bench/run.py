@@ -35,10 +35,12 @@ BIN = Path(sys.executable).parent  # the venv's bin (not resolved: it is the ven
 KB = 1000  # decimal units throughout: 1 KB = 1000 bytes, 1 MB = 1000 KB
 
 #: The book's pages (the table of contents, _toc.yml), as paths under _build/html without .html.
-PAGES = ("book/intro", "book/how_to_use", "book/glossary", "chapters/large_memory", "chapters/zhyperlink",
+PAGES = ("book/intro", "book/how_to_use", "book/glossary", "chapters/large_memory",
+         "chapters/fast_index_traversal", "chapters/zhyperlink",
          "chapters/system_recovery_boost", "book/fidelity", "book/teachers_guide", "book/references")
 CHAPTER = "chapters/large_memory"  # the static-slider latency is measured here
-CHAPTER_PAGES = ("chapters/large_memory", "chapters/zhyperlink", "chapters/system_recovery_boost")
+CHAPTER_PAGES = ("chapters/large_memory", "chapters/fast_index_traversal", "chapters/zhyperlink",
+                 "chapters/system_recovery_boost")
 CHAPTER_WARM_GOAL_KB = 1500
 
 NO_GOAL = "report only"
@@ -579,7 +581,8 @@ def bench_chart_weight(rows: Rows) -> None:
         from widgets.large_memory import figures as F
         from widgets.system_recovery_boost import figures as SRB
         from widgets.zhyperlink import figures as ZHL
-        figs = list(F.ALL) + list(ZHL.ALL) + list(SRB.ALL)
+        from widgets.fast_index_traversal import figures as FTI
+        figs = list(F.ALL) + list(FTI.ALL) + list(ZHL.ALL) + list(SRB.ALL)
     except Exception as exc:  # noqa: BLE001
         rows.failed("static chart spec: (figures)", "KB", "< 200 KB", exc)
         return

@@ -12,8 +12,9 @@ from widgets.large_memory import figures as F
 from widgets.large_memory.explorer import dashboard, explorer
 from widgets.system_recovery_boost import figures as SRB
 from widgets.zhyperlink import figures as ZHL
+from widgets.fast_index_traversal import figures as FTI
 
-ALL_FIGURES = F.ALL + SRB.ALL + ZHL.ALL
+ALL_FIGURES = F.ALL + SRB.ALL + ZHL.ALL + FTI.ALL
 
 RTOL = 10 ** (1 - SIGNIFICANT_DIGITS)
 
@@ -49,7 +50,7 @@ def test_published_points_name_their_source(fig):
     if pts is None:
         pytest.skip("a model-only figure (no published counterpart)")
     assert len(pts) > 0
-    assert pts["source"].str.contains(r"(?:Table|Figure|Section) [\d.-]+").all()
+    assert pts["source"].str.contains(r"(?:Table|Figure|Sections?) [\d.-]+").all()
     assert pts["source"].str.contains("line").all()
     assert np.isfinite(pts[["x", "y"]].to_numpy(dtype=float)).all()
 

@@ -29,9 +29,11 @@ def live_step(p) -> float:
     grid, the explorer would open at a slightly different setting than the model's.
     """
     step = p.step
-    while abs((p.default - p.min) / step - round((p.default - p.min) / step)) > 1e-6:
+    for _ in range(6):  # at most a millionth of the declared step
+        if abs((p.default - p.min) / step - round((p.default - p.min) / step)) <= 1e-6:
+            return step
         step /= 10
-    return step
+    raise ValueError(f"Param {p.name}: default {p.default!r} is off every grid finer than its step {p.step!r}")
 
 
 def _slider(p) -> w.FloatSlider:

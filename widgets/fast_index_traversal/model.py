@@ -137,7 +137,7 @@ class Verdict:
     reasons: list[str] = field(default_factory=list)
 
 
-def ftb_key_length(columns: list[Column], unique: bool) -> int:
+def ftb_key_length(columns: list[Column], unique: bool, count_include: bool = False) -> int:
     """Example 2-4's key length: column lengths, +1 per nullable column, +2/+4 for varying ones.
 
     The unique-index query adds 2 bytes for VARBIN only and skips INCLUDE columns; the
@@ -148,7 +148,7 @@ def ftb_key_length(columns: list[Column], unique: bool) -> int:
     for c in columns:
         if c.length <= 0:
             raise ValueError(f"column {c.name}: length={c.length} is out of range; valid range is [1, 32704] bytes")
-        if unique and c.include:
+        if unique and c.include and not count_include:  # INCLUDE columns stopped counting at FL 508
             continue
         extra = {"VARBIN": 2}.get(c.coltype, 0) if unique else {"VARCHAR": 2, "VARBIN": 4}.get(c.coltype, 0)
         total += c.length + extra + (1 if c.nullable else 0)
@@ -165,7 +165,7 @@ def eligibility(columns: list[Column], unique: bool, level: str = "Db2 13 FL 500
         raise ValueError("an index needs at least one key column")
     unique_limit, non_unique_limit = LIMITS[level]
     reasons = []
-    length = ftb_key_length(columns, unique)
+    length = ftb_key_length(columns, unique, count_include=(level == "Db2 12 GA"))
     if any(c.coltype == "TIMESTZ" for c in columns):
         reasons.append("a TIMESTAMP WITH TIME ZONE key column is excluded")
     if catalog:
