@@ -48,3 +48,19 @@ def test_bad_seed_and_kind_are_refused():
         exercises.problem(1, "nonsense")
     with pytest.raises(ValueError, match="unknown part"):
         exercises.check(1, "closed_loop", total_gb=3)
+
+
+@pytest.mark.parametrize("module", ["large_memory", "fast_index_traversal", "zhyperlink", "system_recovery_boost"])
+def test_every_chapters_generators_are_seeded_and_checkable(module, capsys):
+    import importlib
+
+    gen = importlib.import_module(f"widgets.{module}.exercises")
+    assert set(gen.KINDS) == set(gen.GENERATOR.kinds)
+    for kind in gen.KINDS:
+        for seed in (0, 5, 9):
+            p = gen.problem(seed, kind)
+            assert p == gen.problem(seed, kind)
+            assert all(v == v and abs(v) < 1e12 for v in p.answers.values())
+            assert all(gen.check(seed, kind, **p.answers).values())
+            wrong = {k: v * 1.5 + 1 for k, v in p.answers.items()}
+            assert not any(gen.check(seed, kind, **wrong).values())

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from widgets.data import load_long, wide
-from widgets.fast_index_traversal import exercises, fidelity, model
+from widgets.fast_index_traversal import fidelity, model
 from widgets.fast_index_traversal import published as pub
 from widgets.fast_index_traversal.explorer import EligibilityForm, dashboard, parse_columns
 
@@ -87,13 +87,6 @@ def test_the_form_explains_and_never_crashes():
         assert "color:#b00" in form.result.value, bad
     with pytest.raises(ValueError, match="line 1"):
         parse_columns("X CHAR abc")
-
-
-def test_generators_are_seeded_and_checkable(capsys):
-    for kind in exercises.KINDS:
-        p = exercises.problem(4, kind)
-        assert p == exercises.problem(4, kind)
-        assert all(exercises.check(4, kind, **p.answers).values())
 
 
 def test_dashboard_has_tabs_and_the_form():

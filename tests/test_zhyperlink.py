@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from widgets.data import load_long
-from widgets.zhyperlink import exercises, fidelity, model
+from widgets.zhyperlink import fidelity, model
 from widgets.zhyperlink import published as pub
 from widgets.zhyperlink.explorer import dashboard, explorer
 
@@ -98,13 +98,6 @@ def test_a_slower_link_is_allowed_only_when_asked_and_then_loses_time():
 def test_misses_are_reported():
     rows = {m["quantity"]: m for m in fidelity.misses()}
     assert math.isclose(rows["ENABLE, additive model (a + b)"]["model"], 27.8)
-
-
-def test_generators_are_seeded_and_checkable(capsys):
-    for kind in exercises.KINDS:
-        p = exercises.problem(9, kind)
-        assert p == exercises.problem(9, kind)
-        assert all(exercises.check(9, kind, **p.answers).values())
 
 
 def test_dashboard_tabs():
