@@ -25,8 +25,6 @@ def _readout(values: dict) -> str:
     if "exponent" in values:
         cal = replace(cal, request_time=request_time_for_exponent(values["exponent"]))
     out = predict_single(np.array(SIZES_GB), "zEC12", cal)
-    out["etr"] = np.minimum(out["etr"], out["itr"])  # the CPU bound, as in the ETR figure
-    out["cpu_util"] = out["etr"] / out["itr"]
     head = "".join(f"<th style='padding:0 10px'>{s:,.0f} GB</th>" for s in SIZES_GB)
     rows = [("sync reads / s", out["reads_per_s"], "{:,.0f}"), ("ITR (DS/s)", out["itr"], "{:,.0f}"),
             ("DB request time (s)", out["request_s"], "{:.3f}"), ("ETR (DS/s)", out["etr"], "{:,.0f}"),

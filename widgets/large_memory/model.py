@@ -223,11 +223,12 @@ def single_system(pool_gb, workload: Workload, machine: Machine, request: Reques
     """Pool size (GB) -> every modelled indicator of a single-system Day Posting run.
 
     Returns arrays over ``pool_gb``: ``reads_per_ds``, ``itr`` (DS/s), ``request_s``,
-    ``etr`` (DS/s), ``reads_per_s`` (= reads_per_ds x ETR) and ``cpu_util`` (ETR / ITR).
+    ``etr`` (DS/s: the closed loop's throughput, bounded by ITR since the CPs cannot be more
+    than fully busy), ``reads_per_s`` (= reads_per_ds x ETR) and ``cpu_util`` (ETR / ITR).
     """
     reads = sync_reads_per_ds(pool_gb, workload)
     itr_ds = itr(reads, machine)
     request_s = db_request_time(reads, request)
-    etr_ds = etr(request_s, loop)
+    etr_ds = np.minimum(etr(request_s, loop), itr_ds)
     return {"reads_per_ds": reads, "itr": itr_ds, "request_s": request_s, "etr": etr_ds,
-            "reads_per_s": reads * etr_ds, "cpu_util": etr_ds / itr_ds}
+            "reads_per_s": reads * etr_ds, "cpu_util": cpu_utilisation(etr_ds, itr_ds)}
