@@ -11,7 +11,7 @@ from . import model
 
 def _readout(values: dict) -> str:
     """Time to clear the backlog with and without the boost, at the sliders' scenario."""
-    o = f._outage(**values)
+    o = f.outage_with(**values)
     rows = []
     for name, case in (("with boost", o), ("without boost", replace(o, boost_engines=0.0))):
         t = model.time_to_clear(case)

@@ -46,7 +46,8 @@ DEMAND = Param("demand_ms", "CPU per transaction", "ms", 5, 200, 40.0, 1, 10, st
 BACKLOG_PARAMS = (OUTAGE, CONTENTION, ARRIVALS, RESERVED, WINDOW, DB2_START)
 
 
-def _outage(**values) -> model.Outage:
+def outage_with(**values) -> model.Outage:
+    """The default scenario with the sliders' values for the fields they name."""
     fields = {k: v for k, v in values.items() if k in model.Outage.__dataclass_fields__}
     return replace(DEFAULT, **fields)
 
@@ -132,7 +133,7 @@ FLR_SPEEDUP = _figure(
 
 
 def _timelines(**values) -> tuple[dict, dict]:
-    o = _outage(**values)
+    o = outage_with(**values)
     return model.backlog_timeline(o, 0.25), model.backlog_timeline(replace(o, boost_engines=0.0), 0.25)
 
 
@@ -182,7 +183,7 @@ def clear_curves(outage_min, arrival_ratio, contention):
     """Minutes after IPL until the backlog is gone, for each outage length (capped at the horizon)."""
     out = {"with boost": [], "without boost": []}
     for outage in np.asarray(outage_min, dtype=float):
-        o = _outage(outage_min=outage, arrival_ratio=arrival_ratio, contention=contention)
+        o = outage_with(outage_min=outage, arrival_ratio=arrival_ratio, contention=contention)
         for key, case in (("with boost", o), ("without boost", replace(o, boost_engines=0.0))):
             out[key].append(min(model.time_to_clear(case, 0.5), o.horizon_min))
     return {k: np.array(v) for k, v in out.items()}

@@ -8,7 +8,7 @@ from . import figures as f
 
 def _readout(values: dict) -> str:
     """The read path at the sliders' setting: time per read with and without zHyperLink."""
-    path = f._path(**values)
+    path = f.path_with(**values)
     before = model.read_time_us(path, zhyperlink=False)
     after = model.read_time_us(path, zhyperlink=True)
     other, _ = fidelity.read_calibration()

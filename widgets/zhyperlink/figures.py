@@ -25,7 +25,8 @@ _figure = partial(Figure, STUDY, colors=COLORS)
 A = fidelity.ASSUMED
 
 
-def _path(**values) -> model.ReadPath:
+def path_with(**values) -> model.ReadPath:
+    """The calibrated read path with the sliders' values for the fields they name."""
     fields = {k: v for k, v in values.items() if k in model.ReadPath.__dataclass_fields__}
     return replace(fidelity.calibrated_path(), **fields)
 
@@ -59,7 +60,7 @@ def elapsed_curves(reads, hit_ratio, t_miss_us, **live):
     """Elapsed-time cut (%) from zHyperLink reads, with the calibrated time outside reads."""
     other, _ = fidelity.read_calibration()
     return {"model: zHyperLink reads": 100 * model.elapsed_reduction(reads, other,
-                                                                      _path(hit_ratio=hit_ratio, t_miss_us=t_miss_us,
+                                                                      path_with(hit_ratio=hit_ratio, t_miss_us=t_miss_us,
                                                                             **live))}
 
 
@@ -79,9 +80,8 @@ ELAPSED = _figure(
 def hit_curves(hit_pct, reads, t_miss_us):
     """Elapsed-time cut (%) against the disk-cache hit ratio (%), at a number of reads."""
     other, _ = fidelity.read_calibration()
-    cuts = [float(model.elapsed_reduction(reads, other, _path(hit_ratio=h / 100, t_miss_us=t_miss_us)))
-            for h in np.asarray(hit_pct, dtype=float)]
-    return {"model: zHyperLink reads": 100 * np.array(cuts)}
+    path = path_with(hit_ratio=np.asarray(hit_pct, dtype=float) / 100, t_miss_us=t_miss_us)
+    return {"model: zHyperLink reads": 100 * model.elapsed_reduction(reads, other, path)}
 
 
 HIT_RATIO = _figure(
@@ -195,7 +195,7 @@ def memory_curves(pool_gb, hit_ratio, skew):
     """Transaction elapsed time (ms) against buffer pool size, with zHPF and with zHyperLink."""
     other, _ = fidelity.read_calibration()
     reads = _reads_curve(skew)(pool_gb)
-    path = _path(hit_ratio=hit_ratio)
+    path = path_with(hit_ratio=hit_ratio)
     return {"zHPF": model.elapsed_us(reads, other, path, zhyperlink=False) / 1000,
             "zHyperLink": model.elapsed_us(reads, other, path, zhyperlink=True) / 1000}
 

@@ -60,8 +60,8 @@ def check_path(p: ReadPath, allow_slower_link: bool = False) -> ReadPath:
     return p
 
 
-def read_time_us(p: ReadPath, zhyperlink: bool) -> float:
-    """Mean wait per random read (us), without or with zHyperLink."""
+def read_time_us(p: ReadPath, zhyperlink: bool) -> float | np.ndarray:
+    """Mean wait per random read (us), without or with zHyperLink (vectorised over ``hit_ratio``)."""
     check_path(p, allow_slower_link=True)
     h = p.hit_ratio
     if zhyperlink:
@@ -138,13 +138,6 @@ def log_write_ios(records, zhyperlink: bool) -> np.ndarray:
     if not zhyperlink:
         return np.ones_like(r)
     return np.ceil(r * RECORD_BYTES / (ZHL_MAX_TRACKS * TRACK_BYTES))
-
-
-def log_write_us(records, per_io_us, per_record_us) -> np.ndarray:
-    """Time of one log write (us): a fixed cost per I/O plus a transfer cost per record."""
-    r = v.in_range("records", records, 1, 128, unit="4 K records")
-    return v.positive("per_io_us", per_io_us, unit="us") * 1.0 + r * v.non_negative(
-        "per_record_us", per_record_us, unit="us")
 
 
 def commit_latency_reduction(log_share, wait_reduction, latch_share=0.0, latch_reduction=0.0) -> np.ndarray:
