@@ -117,14 +117,6 @@ def wide(frame: pd.DataFrame) -> pd.DataFrame:
     return table.reindex([r for r in order if r in table.index])
 
 
-def cell(frame: pd.DataFrame, run_id: str, metric: str) -> pd.Series:
-    """One printed cell (a row of the long table), or a DataError naming what is missing."""
-    hit = frame[(frame["run_id"] == run_id) & (frame["metric"] == metric)]
-    if hit.empty:
-        raise DataError(f"no cell for run {run_id!r}, metric {metric!r}")
-    return hit.iloc[0]
-
-
 def source_text(study: str, filename: str, line: int | None = None) -> str:
     """A short citation for a table file: document, table, page and line."""
     src = sources(study)

@@ -166,13 +166,6 @@ def grid_table(fig: Figure) -> pd.DataFrame:
     return table
 
 
-def _series_names(fig: Figure, curves: Mapping[str, np.ndarray]) -> list[str]:
-    names = list(curves)
-    if fig.published is not None:
-        names += [s for s in fig.published["series"].unique() if s not in names]
-    return names
-
-
 def _layers(fig: Figure, model_data, series_cols: list[str], filters: list[str]) -> alt.LayerChart:
     scale_x = alt.Scale(type=fig.x.scale, nice=False)
     scale_y = alt.Scale(type=fig.y.scale, nice=True)

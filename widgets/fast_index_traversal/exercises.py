@@ -9,7 +9,6 @@ from __future__ import annotations
 from ..exercise_kit import Generator, Problem
 from . import model
 
-KINDS = ("theory", "levels", "cpu_share")
 
 
 def _theory(rng, seed):
@@ -51,6 +50,7 @@ def _cpu_share(rng, seed):
 
 
 _BUILDERS = {"theory": _theory, "levels": _levels, "cpu_share": _cpu_share}
+KINDS = tuple(_BUILDERS)
 GENERATOR = Generator(_BUILDERS, "Seeded FTB problems: -s SEED, -c for the answers")
 problem, generate, check, main = GENERATOR.problem, GENERATOR.generate, GENERATOR.check, GENERATOR.main
 

@@ -13,7 +13,6 @@ import numpy as np
 from ..exercise_kit import Generator, Problem
 from . import model
 
-KINDS = ("io_not_ratio", "memory_accounting", "itr_vs_cpu", "closed_loop")
 
 
 def _io_not_ratio(rng: np.random.Generator, seed: int) -> Problem:
@@ -100,6 +99,7 @@ _BUILDERS = {"io_not_ratio": _io_not_ratio, "memory_accounting": _memory_account
              "itr_vs_cpu": _itr_vs_cpu, "closed_loop": _closed_loop}
 
 
+KINDS = tuple(_BUILDERS)
 GENERATOR = Generator(_BUILDERS, "Seeded large-memory problems: -s SEED, -c for the answers")
 problem, generate, check, main = GENERATOR.problem, GENERATOR.generate, GENERATOR.check, GENERATOR.main
 

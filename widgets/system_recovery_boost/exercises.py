@@ -11,7 +11,6 @@ import numpy as np
 from ..exercise_kit import Generator, Problem
 from . import model
 
-KINDS = ("amdahl", "min_tasks", "boost_capacity", "middleware_budget")
 
 
 def _amdahl(rng, seed):
@@ -76,6 +75,7 @@ _BUILDERS = {"amdahl": _amdahl, "min_tasks": _min_tasks, "boost_capacity": _boos
              "middleware_budget": _middleware_budget}
 
 
+KINDS = tuple(_BUILDERS)
 GENERATOR = Generator(_BUILDERS, "Seeded System Recovery Boost problems: -s SEED, -c for the answers")
 problem, generate, check, main = GENERATOR.problem, GENERATOR.generate, GENERATOR.check, GENERATOR.main
 

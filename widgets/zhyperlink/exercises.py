@@ -10,7 +10,6 @@ from __future__ import annotations
 from ..exercise_kit import Generator, Problem
 from . import model
 
-KINDS = ("io_profile", "break_even", "hit_threshold", "combine")
 
 
 def _io_profile(rng, seed):
@@ -66,6 +65,7 @@ def _combine(rng, seed):
 
 _BUILDERS = {"io_profile": _io_profile, "break_even": _break_even, "hit_threshold": _hit_threshold,
              "combine": _combine}
+KINDS = tuple(_BUILDERS)
 GENERATOR = Generator(_BUILDERS, "Seeded zHyperLink problems: -s SEED, -c for the answers")
 problem, generate, check, main = GENERATOR.problem, GENERATOR.generate, GENERATOR.check, GENERATOR.main
 
