@@ -31,15 +31,28 @@ _T_GRID = np.logspace(-6, 7, 1400)  # Che's characteristic time, in units of the
 
 
 @lru_cache(maxsize=256)
-def _che_table(skew: float) -> tuple[np.ndarray, np.ndarray]:
-    """(log occupancy, log miss ratio) over Che's characteristic time, for one skew."""
-    rate = (1.0 - skew) * _U_MID ** (-skew)  # request rate density; integrates to 1
+def che_curve(skew: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Che's approximation tabulated over the characteristic time T, for one skew.
+
+    Returns ``(T, occupancy, miss)``: T in units of "catalogue-size" requests (T = 1 is as
+    many requests as the catalogue has pages), the fraction of the catalogue an LRU cache with
+    that characteristic time holds, and the request-weighted miss ratio. Only the points where
+    both are strictly inside (0, 1) are kept, so their logs are finite.
+    """
+    s = float(v.open_unit("skew", skew))
+    rate = (1.0 - s) * _U_MID ** (-s)  # request rate density; integrates to 1
     decay = np.exp(-np.outer(_T_GRID, rate))  # P(page not requested within T)
     occupancy = (_U_WIDTH * (1.0 - decay)).sum(axis=1)  # fraction of the catalogue in cache
     # request-weighted probability of a miss, normalised by the discretised total request rate
     miss = (_U_WIDTH * rate * decay).sum(axis=1) / (_U_WIDTH * rate).sum()
     keep = (occupancy > 1e-12) & (occupancy < 1 - 1e-9) & (miss > 0)
-    return np.log(occupancy[keep]), np.log(miss[keep])
+    return _T_GRID[keep], occupancy[keep], miss[keep]
+
+
+def _che_table(skew: float) -> tuple[np.ndarray, np.ndarray]:
+    """(log occupancy, log miss ratio) over Che's characteristic time, for one skew."""
+    _, occupancy, miss = che_curve(skew)
+    return np.log(occupancy), np.log(miss)
 
 
 def lru_miss_ratio(cache_fraction, skew: float) -> np.ndarray:
