@@ -136,7 +136,7 @@ def printed_table(study: str, filename: str) -> pd.DataFrame:
     frame = load_long(study, filename)
     marks = {"reconstructed": " †", "contradiction": " ‡", "": ""}
     frame = frame.assign(shown=[
-        (p if f != "reconstructed" else f"{v:g}{'%' if u == 'pct' else ''}") + marks[f]
+        (p if f != "reconstructed" else f"{v:,.10g}{'%' if u == 'pct' else ''}") + marks[f]
         for p, v, u, f in zip(frame["printed"], frame["value"], frame["unit"], frame["flag"].str.strip())])
     table = frame.pivot_table(index="metric", columns="run_id", values="shown", aggfunc="first", sort=False)
     return table.reindex(columns=list(dict.fromkeys(frame["run_id"]))).rename_axis(index=None, columns=None)

@@ -155,9 +155,9 @@ def grid_table(fig: Figure) -> pd.DataFrame:
             frame.insert(0, n, v)
         frames.append(frame)
     table = pd.concat(frames, ignore_index=True)
-    odd = [c for c in table.columns if any(ch in str(c) for ch in ".[]\\")]
+    odd = [c for c in table.columns if any(ch in str(c) for ch in ".[]\\'\"")]
     if odd:  # Vega-Lite reads these characters in a field name as a path into the datum
-        raise ValueError(f"{fig.key}: series name(s) {odd} contain '.', '[', ']' or '\\'; rename them")
+        raise ValueError(f"{fig.key}: series name(s) {odd} contain '.', '[', ']', '\\' or a quote; rename them")
     if len(table) > MAX_STATIC_ROWS:
         raise ValueError(f"{fig.key}: static grid has {len(table)} rows (> {MAX_STATIC_ROWS}); coarsen it")
     bad = ~np.isfinite(table.drop(columns=names + ["x"]).to_numpy())
