@@ -35,11 +35,11 @@ BIN = Path(sys.executable).parent  # the venv's bin (not resolved: it is the ven
 KB = 1000  # decimal units throughout: 1 KB = 1000 bytes, 1 MB = 1000 KB
 
 #: The book's pages (the table of contents, _toc.yml), as paths under _build/html without .html.
-PAGES = ("book/intro", "book/how_to_use", "book/glossary", "chapters/large_memory",
+PAGES = ("book/intro", "book/how_to_use", "book/glossary", "chapters/large_memory", "chapters/hit_ratio_dead",
          "chapters/fast_index_traversal", "chapters/zhyperlink",
          "chapters/system_recovery_boost", "book/fidelity", "book/teachers_guide", "book/references")
 CHAPTER = "chapters/large_memory"  # the static-slider latency is measured here
-CHAPTER_PAGES = ("chapters/large_memory", "chapters/fast_index_traversal", "chapters/zhyperlink",
+CHAPTER_PAGES = ("chapters/large_memory", "chapters/hit_ratio_dead", "chapters/fast_index_traversal", "chapters/zhyperlink",
                  "chapters/system_recovery_boost")
 CHAPTER_WARM_GOAL_KB = 1500
 
@@ -582,7 +582,8 @@ def bench_chart_weight(rows: Rows) -> None:
         from widgets.system_recovery_boost import figures as SRB
         from widgets.zhyperlink import figures as ZHL
         from widgets.fast_index_traversal import figures as FTI
-        figs = list(F.ALL) + list(FTI.ALL) + list(ZHL.ALL) + list(SRB.ALL)
+        from widgets.hit_ratio_dead import figures as HRD
+        figs = list(F.ALL) + list(HRD.ALL) + list(FTI.ALL) + list(ZHL.ALL) + list(SRB.ALL)
     except Exception as exc:  # noqa: BLE001
         rows.failed("static chart spec: (figures)", "KB", "< 200 KB", exc)
         return
@@ -593,6 +594,21 @@ def bench_chart_weight(rows: Rows) -> None:
             rows.measured(name, size / KB, "KB", "< 200 KB")
         except Exception as exc:  # noqa: BLE001
             rows.failed(name, "KB", "< 200 KB", exc)
+
+
+# --- 7. the Buffer Pool Tool: Mattson curve, simulator and libcachesim on one 1M-getpage trace ----
+
+
+def bench_simulator(rows: Rows) -> None:
+    try:
+        sys.path.insert(0, str(ROOT / "bench"))
+        import simulator_bench
+
+        result = simulator_bench.run()
+    except Exception as exc:  # noqa: BLE001
+        rows.failed("bp tool: (section)", "", NO_GOAL, exc)
+        return
+    rows.rows.extend(result["rows"])
 
 
 # --- the table ------------------------------------------------------------------------------
@@ -656,6 +672,7 @@ SECTIONS = {
     "voila": bench_voila_rows,
     "model": bench_model,
     "weight": bench_chart_weight,
+    "simulator": bench_simulator,
 }
 
 

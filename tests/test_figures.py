@@ -13,8 +13,9 @@ from widgets.large_memory.explorer import dashboard, explorer
 from widgets.system_recovery_boost import figures as SRB
 from widgets.zhyperlink import figures as ZHL
 from widgets.fast_index_traversal import figures as FTI
+from widgets.hit_ratio_dead import figures as HRD
 
-ALL_FIGURES = F.ALL + SRB.ALL + ZHL.ALL + FTI.ALL
+ALL_FIGURES = F.ALL + SRB.ALL + ZHL.ALL + FTI.ALL + HRD.ALL
 
 RTOL = 10 ** (1 - SIGNIFICANT_DIGITS)
 
@@ -50,7 +51,8 @@ def test_published_points_name_their_source(fig):
     if pts is None:
         pytest.skip("a model-only figure (no published counterpart)")
     assert len(pts) > 0
-    assert pts["source"].str.contains(r"(?:Table|Figure|Sections?) [\d.-]+").all()
+    # a Redbook or brief cites its tables and figures; the slide deck its screens and slides
+    assert pts["source"].str.contains(r"(?:Table|Figure|Sections?) [\d.-]+|screen|[Ss]lide").all()
     assert pts["source"].str.contains("line").all()
     assert np.isfinite(pts[["x", "y"]].to_numpy(dtype=float)).all()
 

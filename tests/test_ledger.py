@@ -23,7 +23,7 @@ def test_every_row_is_within_its_tolerance():
 
 def test_rows_cite_table_or_figure_and_line():
     for r in ledger.rows():
-        assert any(k in r.source for k in ("Table", "Figure", "Section")) and "line" in r.source, r.source
+        assert any(k in r.source for k in ("Table", "Figure", "Section", "screen", "slide")) and "line" in r.source, r.source
 
 
 def test_json_contract():

@@ -17,10 +17,11 @@ import widgets.large_memory.figures  # noqa: F401  (registers the chapters' figu
 import widgets.system_recovery_boost.figures  # noqa: F401
 import widgets.zhyperlink.figures  # noqa: F401
 import widgets.fast_index_traversal.figures  # noqa: F401
+import widgets.hit_ratio_dead.figures  # noqa: F401
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not (SITE / "index.html").exists(), reason="run `make book` first")]
-CHAPTERS = {"chapters/large_memory": 8, "chapters/fast_index_traversal": 4, "chapters/zhyperlink": 6,
+CHAPTERS = {"chapters/large_memory": 8, "chapters/hit_ratio_dead": 5, "chapters/fast_index_traversal": 4, "chapters/zhyperlink": 6,
             "chapters/system_recovery_boost": 8}  # page -> slider figures
 PAGES = ["index", "book/intro", "book/how_to_use", "book/glossary", *CHAPTERS, "book/fidelity",
          "book/teachers_guide", "book/references", "search", "genindex"]

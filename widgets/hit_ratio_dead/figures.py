@@ -44,17 +44,21 @@ def _zipf_curve(pool_buffers):
     return model.zipf_hit_ratio(pool_buffers, pages, skew)
 
 
+def _hit_ratios(pool_buffers, loop_pages, loop_share) -> dict:
+    """Hit ratios (fractions) of both models at these pool sizes."""
+    return {"stack distances: loop + spread": model.stack_hit_ratio(pool_buffers, _stack(loop_pages, loop_share)),
+            "independent references: best fit": _zipf_curve(pool_buffers)}
+
+
 def threshold_curves(pool_buffers, loop_pages, loop_share):
     """Hit ratio (%) of an LRU pool: the stack-distance model and the best independent-reference curve."""
-    return {"stack distances: loop + spread": 100 * model.stack_hit_ratio(pool_buffers, _stack(loop_pages, loop_share)),
-            "independent references: best fit": 100 * _zipf_curve(pool_buffers)}
+    return {name: 100 * h for name, h in _hit_ratios(pool_buffers, loop_pages, loop_share).items()}
 
 
 def read_rate_curves(pool_buffers, loop_pages, loop_share):
     """Blocks read per second at the measured get-block rate, for both models."""
     rate = fidelity.get_block_rate()
-    hits = threshold_curves(pool_buffers, loop_pages, loop_share)
-    return {name: model.read_rate(rate, h / 100) for name, h in hits.items()}
+    return {name: model.read_rate(rate, h) for name, h in _hit_ratios(pool_buffers, loop_pages, loop_share).items()}
 
 
 def _ims_points(column: str, metric: str) -> pd.DataFrame:
@@ -203,3 +207,49 @@ def eyeball_chart(screen: str) -> alt.Chart:
             f"Pool Info screen {screen}: hit ratio against I/O rate",
             subtitle=[f"Each point a pool (size: getpages), over {when / 60:.1f} minutes. Source: "
                       f"{pub.DOC}, {load_long(STUDY, pub.SCREENS[screen])['line'].min()}ff."], anchor="start"))
+
+
+# --- the Buffer Pool Tool's charts (the simulator's tables, drawn) ----------------------------------
+
+
+def layout_chart(table: pd.DataFrame) -> alt.Chart:
+    """I/O per second of each split pool, their sum and one big pool, labelled with hit ratios."""
+    pools = table[table["buffers"].notna()].assign(
+        label=lambda t: [f"{r:,.0f} I/O per s | app {a:.1f}% | sys {s:.1f}%" for r, a, s in
+                         zip(t["I/O per s"], t["application hit ratio (%)"], t["system hit ratio (%)"])])
+    base = alt.Chart(pools).encode(
+        y=alt.Y("pool or object:N", sort=None, title=None),
+        x=alt.X("I/O per s:Q", title="Read I/Os per second"),
+        tooltip=["pool or object:N", "buffers:Q", alt.Tooltip("getpages:Q", format=","),
+                 alt.Tooltip("application hit ratio (%):Q", format=".1f"),
+                 alt.Tooltip("system hit ratio (%):Q", format=".1f"), alt.Tooltip("I/O per s:Q", format=".1f")])
+    bars = base.mark_bar(height=18).encode(color=alt.Color("layout:N", title=None,
+                                                           scale=alt.Scale(range=["#4c78a8", "#f58518"])))
+    text = base.mark_text(align="left", dx=4, fontSize=11).encode(text="label:N")
+    return (bars + text).properties(width=360, height=30 * len(pools), title=alt.TitleParams(
+        "Split by access type, or one big pool of the same buffers?", anchor="start"))
+
+
+def sweep_chart(table: pd.DataFrame) -> alt.LayerChart:
+    """Hit ratios (left) and I/O per second (right) of one pool against its size."""
+    base = alt.Chart(table).encode(x=alt.X("buffers:Q", title="Pool size (buffers)", axis=alt.Axis(format=",.0f")))
+    ratios = base.transform_fold(["application hit ratio (%)", "system hit ratio (%)"], as_=["ratio", "pct"]).mark_line(
+        point=True).encode(y=alt.Y("pct:Q", title="Hit ratio (%)"),
+                           color=alt.Color("ratio:N", title=None, legend=alt.Legend(orient="bottom")))
+    rate = base.mark_line(point=True, strokeDash=[6, 3], color="#222").encode(
+        y=alt.Y("I/O per s:Q", title="Read I/Os per second (dashed)"))
+    return alt.layer(ratios, rate).resolve_scale(y="independent").properties(
+        width=480, height=260, title=alt.TitleParams("What-if: one pool at each size", anchor="start"))
+
+
+def lru_curve_chart(table: pd.DataFrame, loop_pages: int) -> alt.LayerChart:
+    """A simulated trace's LRU hit ratio against pool size (one Mattson pass), with the loop marked."""
+    line = alt.Chart(table).mark_line(point=True, color="#4c78a8").encode(
+        x=alt.X("buffers:Q", title="Pool size (buffers)", axis=alt.Axis(format=",.0f")),
+        y=alt.Y("LRU hit ratio (%):Q", title="Hit ratio (%)"),
+        tooltip=[alt.Tooltip("buffers:Q", format=","), alt.Tooltip("LRU hit ratio (%):Q", format=".2f")])
+    rule = alt.Chart(pd.DataFrame({"x": [loop_pages], "label": [f"loop: {loop_pages:,} pages"]})).encode(x="x:Q")
+    return alt.layer(line, rule.mark_rule(strokeDash=[5, 4], color="#555"),
+                     rule.mark_text(align="left", dx=4, y=8).encode(text="label:N")).properties(
+        width=480, height=240, title=alt.TitleParams("A simulated looping scan: the whole LRU curve from one pass",
+                                                     anchor="start"))

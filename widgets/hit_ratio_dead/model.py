@@ -152,7 +152,8 @@ def stack_hit_ratio(pool_buffers, sd: StackDistances) -> np.ndarray:
     _check_stack(sd)
     short = sd.short_share * np.clip(c / sd.loop_pages, 0.0, 1.0)
     above = np.clip((c - sd.loop_pages) / sd.spread_pages, 0.0, 1.0)
-    return short + np.where(c >= sd.loop_pages, sd.loop_share + max(sd.spread_share, 0.0) * above, 0.0)
+    hit = short + np.where(c >= sd.loop_pages, sd.loop_share + max(sd.spread_share, 0.0) * above, 0.0)
+    return np.minimum(hit, 1.0)  # the shares sum to 1 up to rounding; never let rounding exceed it
 
 
 def fit_stack_distances(pool_buffers, hit_ratios, loop_pages: float, spread_limit: float = 1e6) -> StackDistances:

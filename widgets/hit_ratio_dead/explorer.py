@@ -1,0 +1,132 @@
+"""The live explorers of the hit-ratio chapter, and the Buffer Pool Tool a student drives."""
+from __future__ import annotations
+
+import html
+
+import ipywidgets as w
+import vl_convert as vlc
+
+from ..explorer import Explorer
+from . import figures as f
+from . import simulator as sim
+from . import workloads
+
+_STYLE = {"description_width": "initial"}
+
+
+def _svg(chart) -> str:
+    return vlc.vegalite_to_svg(chart.to_json())
+
+
+class ObjectRow(w.HBox):
+    """One object of the workload: how it is read, how big, how often, and which pool holds it."""
+
+    def __init__(self, spec: sim.ObjectSpec, pool: str):
+        small = w.Layout(width="120px")
+        self.name = w.Text(value=spec.name, layout=w.Layout(width="95px"))
+        self.access = w.Dropdown(options=["random", "sequential"], value=spec.access, layout=w.Layout(width="110px"))
+        self.pages = w.BoundedIntText(value=spec.pages, min=1, max=2_000_000, layout=small)
+        self.working_set = w.BoundedIntText(value=spec.working_set, min=1, max=2_000_000, layout=small)
+        self.rate = w.BoundedFloatText(value=spec.rate, min=0.0, max=5_000.0, layout=w.Layout(width="90px"))
+        self.skew = w.BoundedFloatText(value=spec.skew, min=0.0, max=2.0, step=0.1, layout=w.Layout(width="70px"))
+        self.scan = w.BoundedIntText(value=spec.scan_pages or 0, min=0, max=2_000_000, layout=w.Layout(width="90px"))
+        self.pool = w.Dropdown(options=["BPSEQ", "BPRAND"], value=pool, layout=w.Layout(width="100px"))
+        super().__init__([self.name, self.access, self.pages, self.working_set, self.rate, self.skew, self.scan,
+                          self.pool])
+
+    def spec(self) -> sim.ObjectSpec:
+        """The row as an ObjectSpec (raises ValueError naming the bad field)."""
+        sequential = self.access.value == "sequential"
+        return sim.ObjectSpec(self.name.value.strip(), int(self.pages.value), self.access.value, float(self.rate.value),
+                              skew=0.0 if sequential else float(self.skew.value),
+                              working_set_pages=int(self.working_set.value),
+                              scan_pages=(int(self.scan.value) or None) if sequential else None)
+
+
+HEADER = ["object", "access", "pages", "working set", "getpages/s", "skew", "pages/scan", "pool"]
+WIDTHS = ["95px", "110px", "120px", "120px", "90px", "70px", "90px", "100px"]
+
+
+class BufferPoolTool(w.VBox):
+    """Build a workload, split it into pools, and watch the I/O rate against the hit ratio.
+
+    Run replays a seeded trace through two pools grouped by access type and through one pool of
+    the same total size; Sweep draws one pool's hit ratios and I/O rate at sizes around it.
+    """
+
+    def __init__(self, specs=workloads.PRESET, assignment=workloads.BY_ACCESS):
+        self.rows = [ObjectRow(s, assignment[s.name]) for s in specs]
+        head = w.HBox([w.HTML(f"<b>{h}</b>", layout=w.Layout(width=wd)) for h, wd in zip(HEADER, WIDTHS)])
+        self.seq_pool = w.IntSlider(value=2_000, min=500, max=100_000, step=500, description="BPSEQ buffers",
+                                    style=_STYLE, layout=w.Layout(width="460px"))
+        self.rand_pool = w.IntSlider(value=18_000, min=500, max=200_000, step=500, description="BPRAND buffers",
+                                     style=_STYLE, layout=w.Layout(width="460px"))
+        self.vpseqt = w.IntSlider(value=80, min=0, max=100, step=5, description="VPSEQT (%)", style=_STYLE,
+                                  layout=w.Layout(width="460px"))
+        self.seconds = w.BoundedFloatText(value=workloads.SECONDS, min=1, max=3_600, description="Seconds traced",
+                                          style=_STYLE, layout=w.Layout(width="220px"))
+        self.seed = w.BoundedIntText(value=1, min=0, max=2**31 - 1, description="Seed", style=_STYLE,
+                                     layout=w.Layout(width="160px"))
+        self.run_button = w.Button(description="Run", button_style="primary")
+        self.sweep_button = w.Button(description="Sweep pool sizes")
+        self.status = w.HTML()
+        self.table = w.HTML()
+        self.chart = w.HTML()
+        self.run_button.on_click(lambda _: self.run())
+        self.sweep_button.on_click(lambda _: self.sweep())
+        super().__init__([w.HTML("<h3>Buffer Pool Tool</h3>"), head, *self.rows, self.seq_pool, self.rand_pool,
+                          self.vpseqt, w.HBox([self.seconds, self.seed, self.run_button, self.sweep_button]),
+                          self.status, self.chart, self.table])
+        self.add_class("db2book-bptool")
+        self.run()
+
+    def trace(self) -> sim.Trace:
+        specs = [r.spec() for r in self.rows]
+        expected = sum(s.rate for s in specs) * float(self.seconds.value)
+        if expected > 2_000_000:
+            raise ValueError(f"this workload makes {expected:,.0f} getpages; the tool runs at most 2,000,000 "
+                             "(lower the rates or the seconds traced)")
+        return sim.generate_trace(specs, seconds=float(self.seconds.value), seed=int(self.seed.value))
+
+    def assignment(self) -> dict[str, str]:
+        return {r.name.value.strip(): r.pool.value for r in self.rows}
+
+    def run(self) -> None:
+        """Simulate both layouts and show the pools, then the objects."""
+        try:
+            trace = self.trace()
+            used = set(self.assignment().values())
+            sizes = {name: s.value for name, s in (("BPSEQ", self.seq_pool), ("BPRAND", self.rand_pool))
+                     if name in used}
+            table = workloads.compare_layouts(trace, self.assignment(), sizes, float(self.vpseqt.value))
+        except ValueError as exc:  # a bad workload is explained, never a crash
+            self.status.value = f"<p style='color:#b00'>{html.escape(str(exc))}</p>"
+            return
+        self.status.value = f"<p>{len(trace):,} getpages simulated.</p>"
+        self.chart.value = _svg(f.layout_chart(table))
+        self.table.value = table.drop(columns=["buffers"]).round(2).to_html(index=False, classes="db2book-readout")
+
+    def sweep(self) -> None:
+        """One pool of every size from a quarter to four times the two pools' total."""
+        try:
+            trace = self.trace()
+            total = self.seq_pool.value + self.rand_pool.value
+            sizes = sorted({max(1, int(total * k)) for k in (0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4)})
+            table = workloads.size_sweep(trace, sizes, float(self.vpseqt.value))
+        except ValueError as exc:
+            self.status.value = f"<p style='color:#b00'>{html.escape(str(exc))}</p>"
+            return
+        self.status.value = f"<p>{len(trace):,} getpages, {len(sizes)} pool sizes.</p>"
+        self.chart.value = _svg(f.sweep_chart(table))
+        self.table.value = table.round(2).to_html(index=False, classes="db2book-readout")
+
+
+def explorer(*names: str) -> Explorer:
+    """Sliders and charts for the named figures (default: the threshold and the read rate)."""
+    chosen = [getattr(f, n.upper()) for n in names] if names else [f.THRESHOLD, f.READS]
+    return Explorer(chosen, title="The hit ratio is dead: explore the models")
+
+
+def dashboard() -> w.VBox:
+    """Every figure in tabs, then the Buffer Pool Tool, for a classroom (Voila)."""
+    return w.VBox([Explorer(list(f.ALL), tabs=True), BufferPoolTool()])
