@@ -37,10 +37,10 @@ KB = 1000  # decimal units throughout: 1 KB = 1000 bytes, 1 MB = 1000 KB
 #: The book's pages (the table of contents, _toc.yml), as paths under _build/html without .html.
 PAGES = ("book/intro", "book/how_to_use", "book/glossary", "chapters/large_memory", "chapters/hit_ratio_dead",
          "chapters/fast_index_traversal", "chapters/zhyperlink",
-         "chapters/system_recovery_boost", "book/fidelity", "book/teachers_guide", "book/references")
+         "chapters/system_recovery_boost", "chapters/sql_data_insights", "book/fidelity", "book/teachers_guide", "book/references")
 CHAPTER = "chapters/large_memory"  # the static-slider latency is measured here
 CHAPTER_PAGES = ("chapters/large_memory", "chapters/hit_ratio_dead", "chapters/fast_index_traversal", "chapters/zhyperlink",
-                 "chapters/system_recovery_boost")
+                 "chapters/system_recovery_boost", "chapters/sql_data_insights")
 CHAPTER_WARM_GOAL_KB = 1500
 
 NO_GOAL = "report only"
@@ -583,7 +583,8 @@ def bench_chart_weight(rows: Rows) -> None:
         from widgets.zhyperlink import figures as ZHL
         from widgets.fast_index_traversal import figures as FTI
         from widgets.hit_ratio_dead import figures as HRD
-        figs = list(F.ALL) + list(HRD.ALL) + list(FTI.ALL) + list(ZHL.ALL) + list(SRB.ALL)
+        from widgets.sql_data_insights import figures as SQLDI
+        figs = list(F.ALL) + list(HRD.ALL) + list(FTI.ALL) + list(ZHL.ALL) + list(SRB.ALL) + list(SQLDI.ALL)
     except Exception as exc:  # noqa: BLE001
         rows.failed("static chart spec: (figures)", "KB", "< 200 KB", exc)
         return

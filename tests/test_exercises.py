@@ -50,7 +50,8 @@ def test_bad_seed_and_kind_are_refused():
         exercises.check(1, "closed_loop", total_gb=3)
 
 
-@pytest.mark.parametrize("module", ["large_memory", "hit_ratio_dead", "fast_index_traversal", "zhyperlink", "system_recovery_boost"])
+@pytest.mark.parametrize("module", ["large_memory", "hit_ratio_dead", "fast_index_traversal", "zhyperlink", "system_recovery_boost",
+                                    "sql_data_insights"])
 def test_every_chapters_generators_are_seeded_and_checkable(module, capsys):
     import importlib
 

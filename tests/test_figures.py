@@ -14,8 +14,9 @@ from widgets.system_recovery_boost import figures as SRB
 from widgets.zhyperlink import figures as ZHL
 from widgets.fast_index_traversal import figures as FTI
 from widgets.hit_ratio_dead import figures as HRD
+from widgets.sql_data_insights import figures as SQLDI
 
-ALL_FIGURES = F.ALL + SRB.ALL + ZHL.ALL + FTI.ALL + HRD.ALL
+ALL_FIGURES = F.ALL + SRB.ALL + ZHL.ALL + FTI.ALL + HRD.ALL + SQLDI.ALL
 
 RTOL = 10 ** (1 - SIGNIFICANT_DIGITS)
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from widgets.large_memory import model as m
 from widgets.large_memory.calibration import CALIBRATED as CAL
 from widgets.large_memory.fidelity import machine, predict_single
+from widgets.sql_data_insights import model as sqldi
 
 finite_pos = st.floats(min_value=1e-3, max_value=1e5, allow_nan=False, allow_infinity=False)
 skews = st.floats(min_value=0.01, max_value=0.99)
@@ -181,6 +182,28 @@ PUBLIC = {  # name -> (call with one array argument, valid strategy for it, the 
     "single_system": (lambda a: m.single_system(a, CAL.workload, MACHINE, CAL.request_time, CAL.loop)["etr"],
                       finite_pos, "pool_gb"),
 }
+
+
+# SQL Data Insights (chapter 6 of the Db2 13 Redbook)
+sqldi_counts = st.floats(min_value=1.0, max_value=1e10, allow_nan=False, allow_infinity=False)
+sqldi_pos = st.floats(min_value=1e-3, max_value=1e9, allow_nan=False, allow_infinity=False)
+SQLDI_PUBLIC = {  # name -> (call with one array argument, valid strategy for it, the parameter name)
+    "words(rows)": (lambda a: sqldi.words(a, 29), sqldi_counts, "rows"),
+    "words(columns)": (lambda a: sqldi.words(1e6, a), st.floats(1, 1000), "columns"),
+    "text_mb": (lambda a: sqldi.text_mb(a, 22.7), st.floats(0, 1e10), "words"),
+    "model_mb": (lambda a: sqldi.model_mb(a, 3287.0), st.floats(0, 1e9), "vocabulary"),
+    "linear_cost": (lambda a: sqldi.linear_cost(a, 2.0, 0.2), st.floats(0, 1e10), "words"),
+    "peak_memory_mb": (lambda a: sqldi.peak_memory_mb(1e8, a, 5895.0, 31.7, 4304.6), st.floats(0, 1e9), "vocabulary"),
+    "zfs_mb": (lambda a: sqldi.zfs_mb(a, 900.0, 1.03), st.floats(0, 1e6), "text_mb"),
+    "vocabulary_with_repeats": (lambda a: sqldi.vocabulary_with_repeats(a, 1e7, 2.1, 0.887, 0.9), st.floats(0, 1e9),
+                                "rows"),
+    "concurrent_elapsed(threads)": (lambda a: sqldi.concurrent_elapsed(2, 2.42, 24.8, 8, a), st.floats(1, 64),
+                                    "threads"),
+    "concurrent_elapsed(engines)": (lambda a: sqldi.concurrent_elapsed(2, 2.42, 24.8, a, 8), sqldi_pos, "engines"),
+    "query_cut": (lambda a: sqldi.query_cut(2, a, 0.1), st.floats(0, 100), "udf_overhead"),
+    "ziip_share": (lambda a: sqldi.ziip_share(4, a), st.floats(0, 100), "other_work"),
+}
+PUBLIC.update({f"sql_data_insights.{k}": v for k, v in SQLDI_PUBLIC.items()})
 
 
 @pytest.mark.parametrize("name", sorted(PUBLIC))

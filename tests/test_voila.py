@@ -13,6 +13,7 @@ import widgets.system_recovery_boost.figures  # noqa: F401
 import widgets.zhyperlink.figures  # noqa: F401
 import widgets.fast_index_traversal.figures  # noqa: F401
 import widgets.hit_ratio_dead.figures  # noqa: F401
+import widgets.sql_data_insights.figures  # noqa: F401
 
 pytestmark = [pytest.mark.voila, pytest.mark.browser]
 DASHBOARDS = sorted((ROOT / "dashboards").glob("*.ipynb"))

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 
 #: The studies that have a ledger, in book order.
-STUDIES = ("large_memory", "hit_ratio_dead", "fast_index_traversal", "zhyperlink", "system_recovery_boost")
+STUDIES = ("large_memory", "hit_ratio_dead", "fast_index_traversal", "zhyperlink", "system_recovery_boost", "sql_data_insights")
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,139 @@
+"""Seeded problem generators for the SQL Data Insights chapter (OSTEP-style).
+
+``generate(seed)`` prints a problem (same seed, same problem); ``answers=True`` adds the answers
+from the chapter's models; ``check(seed, part=value)`` marks answers (1%).
+Shell: ``python -m widgets.sql_data_insights.exercises -s 7 [-c]``.
+"""
+from __future__ import annotations
+
+from ..exercise_kit import Generator, Problem
+from . import model
+
+
+def _words_and_text(rng, seed):
+    rows = int(rng.integers(2, 400)) * 250_000
+    numeric, categorical = int(rng.integers(1, 20)), int(rng.integers(1, 30))
+    b = round(float(rng.uniform(15, 30)), 1)
+    n_words = float(model.words(rows, numeric + categorical))
+    text = (f"An AI object has {rows:,} rows; {numeric} numeric and {categorical} categorical columns are selected.\n"
+            f"Its training text averages {b} bytes per word (MB = 10^6 bytes).\n"
+            "  (a) words: the words in the training text (remember the word that ends each row);\n"
+            "  (b) text_mb: the size of the training text.")
+    return Problem(seed, "words_and_text", text, {"words": n_words, "text_mb": float(model.text_mb(n_words, b))},
+                   {"words": "words", "text_mb": "MB"})
+
+
+def _model_size(rng, seed):
+    numeric = int(rng.integers(1, 40))
+    distinct = int(rng.integers(20, 5000)) * 1000
+    clusters = int(rng.integers(2, 21))
+    actual = float(model.model_mb(distinct + clusters * numeric, 3287.0))
+    rule = float(model.rule_of_thumb_mb(numeric, distinct))
+    text = (f"A table has {numeric} numeric columns and {distinct:,} distinct values over its categorical columns.\n"
+            f"Training finds {clusters} clusters in each numeric column, and each vocabulary word takes 3,287 bytes.\n"
+            "  (a) rule_mb: IBM's rule-of-thumb model size, [(20 x numeric) + distinct] x 3,300 bytes;\n"
+            "  (b) actual_mb: the model size training produces;\n"
+            "  (c) overestimate_pct: how far the rule overestimates it, in percent.")
+    return Problem(seed, "model_size", text, {"rule_mb": rule, "actual_mb": actual,
+                                              "overestimate_pct": 100 * (rule / actual - 1)},
+                   {"rule_mb": "MB", "actual_mb": "MB", "overestimate_pct": "%"})
+
+
+def _training_time(rng, seed):
+    rows = int(rng.integers(1, 200)) * 1_000_000
+    columns = int(rng.integers(5, 60))
+    central, low, high = 0.3226, 0.254, 0.444  # min per million words: Table 6-1 fit, fastest, slowest data set
+    n_words = float(model.words(rows, columns))
+    text = (f"A training run will process {rows:,} rows of {columns} columns. Table 6-1 trains at {central} min per\n"
+            f"million words; across the 11 published data sets the pace runs from {low} to {high}.\n"
+            "  (a) words_m: millions of words in the text;\n"
+            "  (b) central_min, (c) low_min and (d) high_min: the predicted elapsed time and its range.")
+    rate = n_words / 1e6
+    return Problem(seed, "training_time", text, {"words_m": rate, "central_min": central * rate,
+                                                 "low_min": low * rate, "high_min": high * rate},
+                   {"words_m": "M words", "central_min": "min", "low_min": "min", "high_min": "min"})
+
+
+def _concurrency(rng, seed):
+    engines = float(rng.choice([4, 8, 16]))
+    fixed = round(float(rng.uniform(0.5, 5.0)), 2)
+    per_run = round(float(rng.uniform(1.0, 8.0)), 2)  # CPU part of one run, in minutes on all engines
+    single, two = round(fixed + per_run, 2), round(fixed + 2 * per_run, 2)
+    f, work = model.concurrency_fit(single, two, engines, engines)
+    three = float(model.concurrent_elapsed(3, f, work, engines, engines))
+    text = (f"On {engines:g} engines, one training run ({engines:g} threads) takes {single} min; two identical runs\n"
+            f"started together both finish after {two} min. Model a run as a part that does not compete for\n"
+            "processors plus CPU work shared by all the runs.\n"
+            "  (a) fixed_min: the non-competing part; (b) work_engine_min: a run's CPU work in engine-minutes;\n"
+            "  (c) three_min: three runs together; (d) saving_pct: what two together save against back to back.")
+    return Problem(seed, "concurrency", text,
+                   {"fixed_min": f, "work_engine_min": work, "three_min": three,
+                    "saving_pct": 100 * float(model.concurrency_saving(2, f, work, engines, engines))},
+                   {"fixed_min": "min", "work_engine_min": "engine-min", "three_min": "min", "saving_pct": "%"})
+
+
+def _vocabulary(rng, seed):
+    n0 = int(rng.integers(5, 50)) * 1_000_000
+    v0 = int(rng.integers(5, 80)) * 100_000
+    beta = round(float(rng.uniform(0.5, 0.95)), 2)
+    factor = round(float(rng.uniform(2, 6)), 1)
+    share = round(float(rng.uniform(0.5, 0.99)), 2)
+    k = v0 / n0 ** beta
+    n1 = n0 * factor
+    heaps_only = float(model.heaps(n1, k, beta))
+    repeats = float(model.vocabulary_with_repeats(n1, n0, k, beta, share))
+    text = (f"A view of {n0:,} rows has {v0:,} vocabulary words, and its vocabulary follows Heaps' law V = K n^{beta}.\n"
+            f"It grows to {factor}x the rows, but {share:.0%} of the new rows repeat values already in the view.\n"
+            "  (a) heaps_v: the vocabulary if no new row repeated anything;\n"
+            "  (b) repeat_v: the vocabulary with the repeats (only the rest of the new rows count);\n"
+            "  (c) growth_pct: the vocabulary's growth with the repeats, in percent.")
+    return Problem(seed, "vocabulary", text, {"heaps_v": heaps_only, "repeat_v": repeats,
+                                              "growth_pct": 100 * (repeats / v0 - 1)},
+                   {"heaps_v": "words", "repeat_v": "words", "growth_pct": "%"})
+
+
+def _transposed(rng, seed):
+    rows = int(rng.integers(1_000_000, 120_000_000))
+    columns = int(rng.integers(5, 40))
+    correct = int(model.words(rows, columns))
+    digits = list(str(correct))
+    candidates = [i for i in range(len(digits) - 1)
+                  if digits[i] != digits[i + 1] and not (i == 0 and digits[1] == "0")]
+    i = candidates[int(rng.integers(len(candidates)))]
+    digits[i], digits[i + 1] = digits[i + 1], digits[i]
+    printed = int("".join(digits))
+    text = (f"A table prints {rows:,} rows, {columns} selected columns and {printed:,} words in the training text.\n"
+            "Two adjacent digits of one number were swapped when the table was typeset.\n"
+            "  (a) words: the word count the table should print;\n"
+            "  (b) error_pct: how far the printed count is from it, in percent (signed).")
+    return Problem(seed, "transposed", text, {"words": float(correct), "error_pct": 100 * (printed / correct - 1)},
+                   {"words": "words", "error_pct": "%"})
+
+
+def _query_cost(rng, seed):
+    overhead = round(float(rng.uniform(1, 12)), 1)
+    other = round(float(rng.uniform(0.05, 3)), 2)
+    calls = int(rng.integers(1, 6))
+    text = (f"A query calls an AI function {calls} time(s) and does other SQL work worth {other} calls. As a UDF each\n"
+            f"call costs {overhead} more calls' worth of CPU than the built-in function does. The function's work\n"
+            "runs on zIIPs; the other SQL work does not.\n"
+            "  (a) cpu_cut_pct: the CPU the built-in function saves, in percent;\n"
+            "  (b) ziip_pct: the zIIP share of the built-in query's CPU;\n"
+            "  (c) bound_pct: the largest cut any query could see with this overhead.")
+    return Problem(seed, "query_cost", text,
+                   {"cpu_cut_pct": 100 * float(model.query_cut(calls, overhead, other)),
+                    "ziip_pct": 100 * float(model.ziip_share(calls, other)),
+                    "bound_pct": 100 * overhead / (1 + overhead)},
+                   {"cpu_cut_pct": "%", "ziip_pct": "%", "bound_pct": "%"})
+
+
+_BUILDERS = {"words_and_text": _words_and_text, "model_size": _model_size, "training_time": _training_time,
+             "concurrency": _concurrency, "vocabulary": _vocabulary, "transposed": _transposed,
+             "query_cost": _query_cost}
+KINDS = tuple(_BUILDERS)
+GENERATOR = Generator(_BUILDERS, "Seeded SQL Data Insights problems: -s SEED, -c for the answers")
+problem, generate, check, main = GENERATOR.problem, GENERATOR.generate, GENERATOR.check, GENERATOR.main
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
