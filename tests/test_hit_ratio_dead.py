@@ -141,3 +141,41 @@ def test_without_a_scan_the_pool_is_plain_lru():
     assert hold == pytest.approx(0.0, abs=1e-9)
     from widgets.large_memory.model import lru_miss_ratio
     assert miss == pytest.approx(float(lru_miss_ratio(0.2, 0.6)), rel=1e-3)
+
+
+# --- what a screen's counts imply about prefetch --------------------------------------------------------
+
+
+def test_prefetch_bound_by_hand():
+    # 100 getpages, 10 sync reads, 5 prefetch I/Os of 32 pages: I = 15, P = 170
+    assert m.prefetched_pages_at_least(100, 170, 15) == pytest.approx(155 * 32 / 31)
+    assert m.prefetched_pages_at_least(100, 170, 15) <= 160
+    assert m.touched_share_at_most(100, 170, 15) == pytest.approx(100 / (155 * 32 / 31))
+    assert m.touched_share_at_most(100, 50, 50) == 1.0  # nothing prefetched: no bound
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("pool", [300, 2_000, 8_000])
+def test_prefetch_bound_holds_on_simulated_pools(seed, pool):
+    """The bound from the counts never exceeds what the simulator's prefetch really read."""
+    from widgets.hit_ratio_dead import simulator as sim, workloads
+
+    trace = sim.generate_trace(workloads.PRESET, seconds=20, seed=seed)
+    result = sim.simulate(trace, pool, vpseqt_pct=80)
+    for stats in [result.total, *result.objects.values()]:
+        if not stats.getpages:
+            continue
+        ios = stats.sync_ios + stats.prefetch_ios
+        assert m.prefetched_pages_at_least(stats.getpages, stats.pages_read, ios) <= stats.prefetched_pages + 1e-9
+        # and with writes added to the I/Os (a screen that does not split them) it is weaker, still a bound
+        assert m.prefetched_pages_at_least(stats.getpages, stats.pages_read, ios + 50) <= stats.prefetched_pages + 1e-9
+
+
+def test_the_screens_negative_pools_left_prefetched_pages_untouched():
+    from widgets.hit_ratio_dead import fidelity
+
+    table = fidelity.negative_pools()
+    assert sorted(table["system hit ratio (%)"]) == [-76.9, -63.1, -38.4, -18.6, -6.1]
+    assert (table["prefetched pages per getpage, at least"] > 1).all()  # more pages read ahead than asked for
+    bp6 = table[(table["screen"] == "2004-03-01") & (table["pool"] == "BP6")].iloc[0]
+    assert bp6["share of prefetched pages touched, at most (%)"] < 80

@@ -186,6 +186,35 @@ def ledger_rows() -> list[LedgerRow]:
     return rows
 
 
+def negative_pools():
+    """Every pool the screens print with a negative system ratio, and what its counts imply.
+
+    Pages read = getpages x (1 - ratio). Read I/Os are the read rate x the interval where the
+    screen splits reads from writes, otherwise all I/Os (an upper bound, which keeps the bounds
+    below valid). Returns a DataFrame with the lower bound on prefetched pages per getpage and
+    the upper bound on the share of them any getpage touched.
+    """
+    import pandas as pd
+
+    rows = []
+    for screen in pub.SCREENS:
+        pools = pub.screen_pools(screen)
+        elapsed = pub.screen_value(screen, "screen", "elapsed_s")
+        for name, pool in pools[pools["hit_ratio_pct"] < 0].iterrows():
+            split = "rio_per_s" in pools and pool["rio_per_s"] == pool["rio_per_s"]
+            reads = pool["rio_per_s"] * elapsed if split else pool["io"]
+            pages = pool["getpages"] * (1 - pool["hit_ratio_pct"] / 100)
+            least = float(model.prefetched_pages_at_least(pool["getpages"], pages, reads))
+            rows.append({
+                "screen": screen, "pool": name, "getpages": int(pool["getpages"]),
+                "system hit ratio (%)": pool["hit_ratio_pct"], "pages read": round(pages),
+                "read I/Os": round(reads), "read I/Os are": "reads" if split else "reads + writes (bound)",
+                "prefetched pages per getpage, at least": least / pool["getpages"],
+                "share of prefetched pages touched, at most (%)":
+                    100 * float(model.touched_share_at_most(pool["getpages"], pages, reads))})
+    return pd.DataFrame(rows)
+
+
 def bridge_predictions() -> list[dict]:
     """Sync reads per s of the large-memory runs predicted from their hit ratios alone.
 

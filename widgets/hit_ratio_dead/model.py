@@ -254,6 +254,34 @@ def touched_share_for(system_ratio: float, sequential_share: float, random_miss:
     return min(1.0, s / prefetched)
 
 
+def prefetched_pages_at_least(getpages, pages_read, read_ios, pages_per_prefetch=PREFETCH_QUANTITY) -> np.ndarray:
+    """Fewest pages prefetch can have read, from a pool's counts (pages).
+
+    With S synchronous reads and F prefetch I/Os of k pages each, read I/Os I = S + F and pages
+    read P = S + kF, so P - I = (k - 1) F and the prefetched pages kF = (P - I) k / (k - 1),
+    smallest when k takes its largest value. ``read_ios`` may be an upper bound (reads and
+    writes together, when a screen does not split them): the result is then still a lower bound.
+    """
+    g = v.positive("getpages", getpages)
+    p = v.non_negative("pages_read", pages_read)
+    i = v.non_negative("read_ios", read_ios)
+    v.same_shape(getpages=g, pages_read=p, read_ios=i)
+    q = v.in_range("pages_per_prefetch", pages_per_prefetch, 2, PREFETCH_QUANTITY, unit="pages")
+    return np.maximum(p - i, 0.0) * q / (q - 1)
+
+
+def touched_share_at_most(getpages, pages_read, read_ios, pages_per_prefetch=PREFETCH_QUANTITY) -> np.ndarray:
+    """Largest share of the prefetched pages that getpages can have asked for (at most 1).
+
+    No more prefetched pages can be touched than there were getpages, and at least
+    :func:`prefetched_pages_at_least` were read.
+    """
+    least = prefetched_pages_at_least(getpages, pages_read, read_ios, pages_per_prefetch)
+    g = np.asarray(getpages, dtype=float)
+    with np.errstate(divide="ignore"):
+        return np.where(least > 0, np.minimum(1.0, g / np.where(least > 0, least, 1.0)), 1.0)
+
+
 # --- scans and the sequential threshold (VPSEQT) ---------------------------------------------
 
 
