@@ -17,9 +17,14 @@ import vl_convert
 from .figure import Figure, chart_at
 
 
+def chart_svg(chart) -> str:
+    """Any Altair chart as SVG, drawn in the kernel (no JavaScript needed in the front end)."""
+    return vl_convert.vegalite_to_svg(chart.to_dict())
+
+
 def render_svg(fig: Figure, **values: float) -> str:
     """SVG text of ``fig`` at one parameter setting."""
-    return vl_convert.vegalite_to_svg(chart_at(fig, **values).to_dict())
+    return chart_svg(chart_at(fig, **values))
 
 
 def live_step(p) -> float:

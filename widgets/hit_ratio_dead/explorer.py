@@ -4,18 +4,13 @@ from __future__ import annotations
 import html
 
 import ipywidgets as w
-import vl_convert as vlc
 
-from ..explorer import Explorer
+from ..explorer import Explorer, chart_svg
 from . import figures as f
 from . import simulator as sim
 from . import workloads
 
 _STYLE = {"description_width": "initial"}
-
-
-def _svg(chart) -> str:
-    return vlc.vegalite_to_svg(chart.to_json())
 
 
 class ObjectRow(w.HBox):
@@ -103,7 +98,7 @@ class BufferPoolTool(w.VBox):
             self.status.value = f"<p style='color:#b00'>{html.escape(str(exc))}</p>"
             return
         self.status.value = f"<p>{len(trace):,} getpages simulated.</p>"
-        self.chart.value = _svg(f.layout_chart(table))
+        self.chart.value = chart_svg(f.layout_chart(table))
         self.table.value = table.drop(columns=["buffers"]).round(2).to_html(index=False, classes="db2book-readout")
 
     def sweep(self) -> None:
@@ -117,7 +112,7 @@ class BufferPoolTool(w.VBox):
             self.status.value = f"<p style='color:#b00'>{html.escape(str(exc))}</p>"
             return
         self.status.value = f"<p>{len(trace):,} getpages, {len(sizes)} pool sizes.</p>"
-        self.chart.value = _svg(f.sweep_chart(table))
+        self.chart.value = chart_svg(f.sweep_chart(table))
         self.table.value = table.round(2).to_html(index=False, classes="db2book-readout")
 
 
