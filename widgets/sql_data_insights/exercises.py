@@ -7,7 +7,7 @@ Shell: ``python -m widgets.sql_data_insights.exercises -s 7 [-c]``.
 from __future__ import annotations
 
 from ..exercise_kit import Generator, Problem
-from . import model
+from . import fidelity, model
 
 
 def _words_and_text(rng, seed):
@@ -27,10 +27,11 @@ def _model_size(rng, seed):
     numeric = int(rng.integers(1, 40))
     distinct = int(rng.integers(20, 5000)) * 1000
     clusters = int(rng.integers(2, 21))
-    actual = float(model.model_mb(distinct + clusters * numeric, 3287.0))
+    per_word = round(fidelity.calibration().model_bytes_per_vector)
+    actual = float(model.model_mb(distinct + clusters * numeric, per_word))
     rule = float(model.rule_of_thumb_mb(numeric, distinct))
     text = (f"A table has {numeric} numeric columns and {distinct:,} distinct values over its categorical columns.\n"
-            f"Training finds {clusters} clusters in each numeric column, and each vocabulary word takes 3,287 bytes.\n"
+            f"Training finds {clusters} clusters in each numeric column, and each vocabulary word takes {per_word:,} bytes.\n"
             "  (a) rule_mb: IBM's rule-of-thumb model size, [(20 x numeric) + distinct] x 3,300 bytes;\n"
             "  (b) actual_mb: the model size training produces;\n"
             "  (c) overestimate_pct: how far the rule overestimates it, in percent.")
@@ -42,7 +43,9 @@ def _model_size(rng, seed):
 def _training_time(rng, seed):
     rows = int(rng.integers(1, 200)) * 1_000_000
     columns = int(rng.integers(5, 60))
-    central, low, high = 0.3226, 0.254, 0.444  # min per million words: Table 6-1 fit, fastest, slowest data set
+    cal = fidelity.calibration()  # min per million words: the Table 6-1 fit, and the fastest and slowest data set
+    central = round(cal.elapsed_min_per_mword, 4)
+    low, high = (round(central * r, 3) for r in cal.elapsed_range)
     n_words = float(model.words(rows, columns))
     text = (f"A training run will process {rows:,} rows of {columns} columns. Table 6-1 trains at {central} min per\n"
             f"million words; across the 11 published data sets the pace runs from {low} to {high}.\n"

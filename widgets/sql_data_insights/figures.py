@@ -43,6 +43,7 @@ TABLE_6_1_COLUMNS = 29.0  # 14 numeric + 15 categorical, every view of Table 6-1
 H = fidelity.heaps_calibration()
 C = fidelity.concurrency_calibration()
 Q = fidelity.query_defaults()
+CAL = fidelity.calibration()
 V0, D_FIT = fidelity.column_vocabulary_fit()
 
 # --- sliders (defaults: the calibrated values, rounded so a slider can sit on them) -------------
@@ -55,10 +56,14 @@ ROWS_K = Param("rows_k", "Rows", "thousand rows", 1, 200_000, 500.734, 1, 100, s
                help="Table 6-2's views have 500,734 rows")
 ELAPSED_RATE = Param("elapsed_per_mword", "Elapsed time per million words", "min", 0.05, 2.0,
                      round(fidelity.cost_fit("elapsed_min")[1], 4), 0.0001, 0.05,
-                     help="fitted on Table 6-1; the 11 data sets span 0.25 to 0.44")
+                     help="fitted on Table 6-1; the 11 data sets span "
+                          f"{CAL.elapsed_min_per_mword * CAL.elapsed_range[0]:.2f} to "
+                          f"{CAL.elapsed_min_per_mword * CAL.elapsed_range[1]:.2f}")
 CPU_RATE = Param("sqldi_cpu_per_mword", "SQL DI CPU per million words", "min", 0.2, 10.0,
                  round(fidelity.cost_fit("sqldi_cpu_min")[1], 3), 0.001, 0.5,
-                 help="fitted on Table 6-1; the 11 data sets span 1.27 to 3.05")
+                 help="fitted on Table 6-1; the 11 data sets span "
+                      f"{CAL.sqldi_cpu_min_per_mword * CAL.sqldi_cpu_range[0]:.2f} to "
+                      f"{CAL.sqldi_cpu_min_per_mword * CAL.sqldi_cpu_range[1]:.2f}")
 REPEAT = Param("repeat_share", "Share of new rows that repeat old values", "", 0.0, 0.99, H["repeat_share"], 0.001,
                0.1, help="beyond VIEW_4's 10.8 million rows; VIEW_5 implies the default")
 BETA = Param("beta", "Heaps exponent β", "", 0.3, 1.0, H["beta"], 0.001, 0.05, static_min=0.5,
@@ -67,7 +72,7 @@ DISTINCT = Param("distinct_per_column", "Distinct values per added column", "val
                  5000, static_max=45_000, help="Table 6-2's added columns bring about 27 each")
 BYTES_VEC = Param("bytes_per_vector", "Model bytes per vocabulary word", "bytes", 100, 10_000,
                   round(fidelity.vector_fit(), 1), 0.1, 500, static_max=8000,
-                  help="fitted on Table 6-1: 3,287 bytes in every one of the 11 data sets")
+                  help=f"fitted on Table 6-1: {CAL.model_bytes_per_vector:,.0f} bytes in every one of the 11 data sets")
 ENGINES = Param("engines", "Processors for training", "engines", 1, 32, C["engines"], 1, 2, static_min=2,
                 static_max=16, help="the measurement LPAR had eight CPs")
 THREADS = Param("threads", "Training threads per run", "threads", 1, 32, C["threads"], 1, 2, static_min=2,
@@ -116,7 +121,8 @@ TEXT_ROWS = _figure(
     Axis("rows", "Rows in the AI object", scale="log", format=".2~s"),
     Axis("text", "Training text (MB)", scale="log", format=",.0f"), ROWS_X, text_rows_curves, (COLUMNS, BYTES),
     published=_by_family(VIEWS, "text_mb", lambda r: r["rows"]),
-    subtitle="Words = rows x (columns + 1); text = 22.73 bytes per word, fitted on the six views of Table 6-1.")
+    subtitle=f"Words = rows x (columns + 1); text = {CAL.text_bytes_per_word:.2f} bytes per word, "
+             "fitted on the six views of Table 6-1.")
 
 
 def text_columns_curves(columns, bytes_per_word, rows_k):
@@ -129,7 +135,8 @@ TEXT_COLUMNS = _figure(
     Axis("columns", "Columns selected", format=".0f"), Axis("text", "Training text (MB)", format=",.0f"), COLUMNS_X,
     text_columns_curves, (BYTES,), live_params=(ROWS_K,),
     published=_by_family(COLUMN_VIEWS, "text_mb", lambda r: r["n_columns"]),
-    subtitle="500,734 rows. The narrow added columns make shorter words: 18 to 22 bytes, not 22.7.")
+    subtitle=f"500,734 rows. The narrow added columns make shorter words: 18 to 22 bytes, not "
+             f"{CAL.text_bytes_per_word:.1f}.")
 
 # --- 2. training cost (Figures 6-2 and 6-6) ----------------------------------------------------------
 
@@ -237,7 +244,7 @@ def model_size_curves(vocab, bytes_per_vector):
 
 
 MODEL_SIZE = _figure(
-    "model_size", "Figure 6-4, regenerated: the model size is the vocabulary times 3,287 bytes",
+    "model_size", f"Figure 6-4, regenerated: the model size is the vocabulary times {CAL.model_bytes_per_vector:,.0f} bytes",
     Axis("vocab", "Vocabulary (words)", scale="log", format=".2~s"),
     Axis("mb", "Model file (MB)", scale="log", format=",.0f"), VOCAB_X, model_size_curves, (BYTES_VEC,),
     published=_by_family(list(pub.DATASETS), "zload_mb", lambda r: r["vocabulary"]),
@@ -308,7 +315,8 @@ CONCURRENCY = _figure(
                                                             format=",.0f"),
     np.arange(1.0, 9.0), concurrency_curves, (ENGINES, THREADS), live_params=(FIXED,),
     published=_concurrency_points(),
-    subtitle="T = fixed + runs x CPU work / min(engines, threads x runs): 2.42 min + 24.8 engine-minutes per run.")
+    subtitle=f"T = fixed + runs x CPU work / min(engines, threads x runs): {C['fixed']:.2f} min + "
+             f"{C['work']:.1f} engine-minutes per run.")
 
 # --- 7. query cost: built-in functions against UDFs (a reconstruction) -------------------------------------------
 
