@@ -12,6 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
+import pandas as pd
 
 from ..data import load_long
 from ..ledger import LedgerRow
@@ -161,6 +162,15 @@ def ledger_rows() -> list[LedgerRow]:
         published=minutes,
         model=float(model.elapsed_saved_s(ios, pub.value(pub.QUOTED, "bp2_2002_bsis", "avg_sync_io_ms"))) / 60,
         tolerance=0.5 / minutes))
+    buffers = pub.value(pub.OBJECTS, "nent_bp2_pool", "vp_size_buffers")
+    vpseqt = pub.value(pub.QUOTED, "nent_bp2_sbtab22", "vpseqt_pct")
+    scan_pool = model.SharedPool(buffers, 2 * buffers, 0.7, 0.9)  # a scan heavy enough to reach its cap
+    hold, _ = model.scan_hold_and_random_miss(scan_pool, vpseqt)
+    rows.append(LedgerRow(
+        chapter=CHAPTER, source=pub.cite(pub.QUOTED, "nent_bp2_sbtab22", "seq_scan_pages_max"),
+        quantity="buffers one sequential scan may hold", condition=f"VPSEQT {vpseqt:g}% of BP2's {buffers:,.0f} buffers",
+        published=pub.value(pub.QUOTED, "nent_bp2_sbtab22", "seq_scan_pages_max"), model=float(hold) * buffers,
+        tolerance=1e-9))
     for screen in pub.SCREENS:
         if not _unflagged(screen, "getpages", "hit_ratio_pct", "overall_sys_hit_ratio_pct") or hidden_getpages(screen):
             continue
@@ -194,8 +204,6 @@ def negative_pools():
     below valid). Returns a DataFrame with the lower bound on prefetched pages per getpage and
     the upper bound on the share of them any getpage touched.
     """
-    import pandas as pd
-
     rows = []
     for screen in pub.SCREENS:
         pools = pub.screen_pools(screen)
@@ -221,21 +229,12 @@ def bridge_predictions() -> list[dict]:
     Reads = getpages x (1 - hit ratio), with the getpage rate scaled by ETR from the smallest
     run: what "the hit ratio went from 90.30% to 99.84%" would say about I/O if it could.
     """
-    from ..data import number
-
-    lm, runs = "t04_isolated_results.csv", ("S30801B1", "S30802B1", "S30906B2")
-
-    def cell(run, metric):
-        return number("large_memory", lm, run, metric)
-
-    base = runs[0]
-    per_ds = cell(base, "sync_reads_per_s") / (1 - cell(base, "hit_ratio_pct") / 100) / cell(base, "etr_ds_per_s")
-    out = []
-    for run in runs[1:]:
-        predicted = per_ds * cell(run, "etr_ds_per_s") * (1 - cell(run, "hit_ratio_pct") / 100)
-        out.append({"run": run, "hit_ratio_pct": cell(run, "hit_ratio_pct"),
-                    "measured": cell(run, "sync_reads_per_s"), "predicted": predicted})
-    return out
+    runs = pub.large_memory_runs()
+    base = runs.iloc[0]
+    per_ds = base["sync_reads_per_s"] / (1 - base["hit_ratio_pct"] / 100) / base["etr_ds_per_s"]
+    return [{"run": r.run, "hit_ratio_pct": r.hit_ratio_pct, "measured": r.sync_reads_per_s,
+             "predicted": float(model.read_rate(per_ds * r.etr_ds_per_s, r.hit_ratio_pct / 100))}
+            for r in runs.iloc[1:].itertuples()]
 
 
 def misses() -> list[dict]:

@@ -91,10 +91,9 @@ QUANTITY = Param("pages_per_prefetch", "Pages per prefetch I/O", "pages", 1, 32,
 
 def builder_curves(touched, sequential_share, random_miss, pages_per_prefetch=32.0):
     """Application and system hit ratios (%) against the share of prefetched pages ever touched."""
-    touched = np.asarray(touched, dtype=float)
-    app, system = zip(*(model.mix_hit_ratios(model.PoolMix(sequential_share, random_miss, u, pages_per_prefetch))
-                        for u in touched))
-    return {"application hit ratio": 100 * np.array(app), "system hit ratio": 100 * np.array(system)}
+    app, system = model.mix_hit_ratios(model.PoolMix(sequential_share, random_miss, np.asarray(touched, dtype=float),
+                                                     pages_per_prefetch))
+    return {"application hit ratio": 100 * app, "system hit ratio": 100 * system}
 
 
 BUILDER = _figure(
@@ -106,7 +105,7 @@ BUILDER = _figure(
 
 # --- 3. scans and VPSEQT --------------------------------------------------------------------------------
 
-POOL = 200_000.0  # buffers: BP2 of 2004-08-09, VPSEQT 50 (the SBTAB22 screen)
+POOL = pub.value(pub.OBJECTS, "nent_bp2_pool", "vp_size_buffers")  # BP2 of 2004 (NENT): 200,000 buffers, VPSEQT 50
 SCAN = Param("scan_share", "Scan's share of getpages", "", 0.0, 0.9, 0.5, 0.01, 0.1)
 RANDOM_PAGES = Param("random_ratio", "Random pages / pool buffers", "x", 0.2, 5.0, 2.0, 0.05, 0.4,
                      static_max=4.4, help="how much data the random objects touch, relative to the pool")
@@ -135,23 +134,13 @@ VPSEQT = _figure(
 
 # --- 4. hit ratio against reads: the bridge to the large-memory chapter -------------------------------
 
-LM = "t04_isolated_results.csv"
-LM_RUNS = ("S30801B1", "S30802B1", "S30906B2")
-
-
 def large_memory_points() -> pd.DataFrame:
     """The three isolated-pool runs of the large-memory study: total hit ratio and sync reads per s."""
-    from ..data import cite_cell, number
-
-    doc = "Beane, Chan, Lekkas (2015)"
-    rows = []
-    for run in LM_RUNS:
-        gb = number("large_memory", LM, run, "bp_size_total_gb")
-        rows.append({"x": number("large_memory", LM, run, "hit_ratio_pct"),
-                     "y": number("large_memory", LM, run, "sync_reads_per_s"),
-                     "series": "published: large-memory runs", "condition": f"{run}, {gb:g} GB of pools",
-                     "source": cite_cell("large_memory", LM, run, "sync_reads_per_s", doc)})
-    return pd.DataFrame(rows)
+    runs = pub.large_memory_runs()
+    return pd.DataFrame({"x": runs["hit_ratio_pct"], "y": runs["sync_reads_per_s"],
+                         "series": "published: large-memory runs",
+                         "condition": [f"{r}, {gb:g} GB of pools" for r, gb in zip(runs["run"], runs["pool_gb"])],
+                         "source": runs["source"]})
 
 
 def _anchor_getpages() -> float:
@@ -201,11 +190,11 @@ def eyeball_chart(screen: str) -> alt.Chart:
                  "rank by hit ratio:Q", "rank by I/O rate:Q"])
     points = base.mark_circle(color="#4c78a8", opacity=0.85).encode(size=alt.Size("getpages:Q", legend=None))
     labels = base.mark_text(align="left", dx=7, fontSize=11).encode(text="pool:N")
-    when = pub.screen_value(screen, "screen", "elapsed_s") if screen else None
+    minutes = pub.screen_value(screen, "screen", "elapsed_s") / 60
     return (points + labels).properties(
         width=520, height=300, title=alt.TitleParams(
             f"Pool Info screen {screen}: hit ratio against I/O rate",
-            subtitle=[f"Each point a pool (size: getpages), over {when / 60:.1f} minutes. Source: "
+            subtitle=[f"Each point a pool (size: getpages), over {minutes:.1f} minutes. Source: "
                       f"{pub.DOC}, {load_long(STUDY, pub.SCREENS[screen])['line'].min()}ff."], anchor="start"))
 
 

@@ -209,7 +209,7 @@ class PoolMix:
 
     sequential_share: float  # share of getpages made by sequential access, [0, 1]
     random_miss: float  # share of random getpages that need a synchronous read, [0, 1]
-    touched_share: float  # share of prefetched pages that some getpage ever asks for, (0, 1]
+    touched_share: float | np.ndarray  # share of prefetched pages that some getpage asks for, (0, 1]; may be an array
     pages_per_prefetch: float = PREFETCH_QUANTITY  # pages one prefetch I/O brings in, [1, 32]
 
 
@@ -220,20 +220,23 @@ def _check_mix(mix: PoolMix) -> None:
     v.in_range("pages_per_prefetch", mix.pages_per_prefetch, 1, PREFETCH_QUANTITY, unit="pages")
 
 
-def pages_read_per_getpage(mix: PoolMix) -> float:
-    """Pages read into the pool per getpage: random misses plus every prefetched page."""
+def pages_read_per_getpage(mix: PoolMix) -> np.ndarray:
+    """Pages read into the pool per getpage: random misses plus every prefetched page.
+
+    Vectorised over the fields (a figure passes an array of touched shares).
+    """
     _check_mix(mix)
     return (1 - mix.sequential_share) * mix.random_miss + mix.sequential_share / mix.touched_share
 
 
-def read_ios_per_getpage(mix: PoolMix) -> float:
+def read_ios_per_getpage(mix: PoolMix) -> np.ndarray:
     """Read I/Os per getpage: one per random miss, one per prefetch request."""
     _check_mix(mix)
     prefetch_ios = mix.sequential_share / mix.touched_share / mix.pages_per_prefetch
     return (1 - mix.sequential_share) * mix.random_miss + prefetch_ios
 
 
-def mix_hit_ratios(mix: PoolMix) -> tuple[float, float]:
+def mix_hit_ratios(mix: PoolMix) -> tuple[np.ndarray, np.ndarray]:
     """(application, system) hit ratios of a pool with this mix, as fractions."""
     return 1.0 - read_ios_per_getpage(mix), 1.0 - pages_read_per_getpage(mix)
 

@@ -55,3 +55,22 @@ def screen_value(screen: str, run_id: str, metric: str) -> float:
 
 def screen_cite(screen: str, run_id: str, metric: str) -> str:
     return cite(SCREENS[screen], run_id, metric)
+
+
+#: The large-memory study's isolated-pool runs at 161, 320 and 638 GB (its Table 4), for the bridge.
+LARGE_MEMORY_TABLE = "t04_isolated_results.csv"
+LARGE_MEMORY_RUNS = ("S30801B1", "S30802B1", "S30906B2")
+
+
+def large_memory_runs() -> pd.DataFrame:
+    """Pool size (GB), total hit ratio (%), sync reads per s and ETR (DS/s) of each run, with the source."""
+    rows = []
+    for run in LARGE_MEMORY_RUNS:
+        def cell(metric, run=run):
+            return number("large_memory", LARGE_MEMORY_TABLE, run, metric)
+
+        rows.append({"run": run, "pool_gb": cell("bp_size_total_gb"), "hit_ratio_pct": cell("hit_ratio_pct"),
+                     "sync_reads_per_s": cell("sync_reads_per_s"), "etr_ds_per_s": cell("etr_ds_per_s"),
+                     "source": cite_cell("large_memory", LARGE_MEMORY_TABLE, run, "sync_reads_per_s",
+                                         "Beane, Chan, Lekkas (2015)")})
+    return pd.DataFrame(rows)
