@@ -42,10 +42,14 @@ def _readout(values: dict) -> str:
                      f"words: about {n_words * fidelity.calibration().elapsed_min_per_mword / 1e6 / 60:,.1f} hours "
                      "of training at Table 6-1's pace.")
     if not parts:
-        p = model.plan(1_371_968, 1, 7, 80_174, fidelity.calibration())
-        lo, c, hi = p["elapsed_min"]
-        parts.append(f"Table_1 (1.37 million rows, 8 columns): {c:,.1f} min predicted ({lo:,.1f} to {hi:,.1f}); "
-                     "5.48 and 5.52 min measured.")
+        t1 = pub.datasets().loc["table_1"]
+        # distinct categorical values: the vocabulary less the rule's 20 clusters per numeric column
+        distinct = t1["vocabulary"] - 20 * t1["numeric"]
+        lo, c, hi = model.plan(t1["rows"], t1["numeric"], t1["categorical"], distinct,
+                               fidelity.calibration())["elapsed_min"]
+        again = pub.concurrent().loc["single", "total_elapsed_min"]
+        parts.append(f"Table_1 ({t1['rows'] / 1e6:.2f} million rows, {t1['n_columns']:.0f} columns): {c:,.1f} min "
+                     f"predicted ({lo:,.1f} to {hi:,.1f}); {t1['elapsed_min']:g} and {again:g} min measured.")
     return "<p class='db2book-readout'>" + " ".join(parts) + "</p>"
 
 
