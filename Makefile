@@ -9,7 +9,7 @@ VOILA_PORT ?= 8866
 export JUPYTER_CONFIG_DIR := $(CURDIR)/dashboards/jupyter-config
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: venv book serve voila test test-fast bench chromium lock clean
+.PHONY: venv node book serve voila test test-fast bench chromium lock clean
 
 ## venv: create .venv (when absent) and install the pinned runtime + test dependencies
 venv: $(STAMP)
@@ -19,6 +19,12 @@ $(STAMP): requirements.txt requirements-test.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet -r requirements.txt -r requirements-test.txt
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 >/dev/null
 	touch $(STAMP)
+
+## node: the Node tools the tests use (axe-core, configurable-http-proxy), exactly as package-lock.json pins them
+node: node_modules/.installed
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch node_modules/.installed
 
 ## book: build the whole site strictly (warnings are errors) into _build/html
 book: venv
@@ -39,7 +45,7 @@ chromium:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
 ## test: build the book strictly, then every test (models, data, notebooks, browser, Voila)
-test: book chromium
+test: book chromium node
 	$(BIN)/python -m pytest -q
 
 ## test-fast: the tests that need no built site, browser or server
@@ -47,7 +53,7 @@ test-fast: venv
 	$(BIN)/python -m pytest -q -m "not browser and not voila and not slow"
 
 ## bench: build times, page weight, redraw and Voila latency, model speed (table; JSON in bench/results/)
-bench: book chromium
+bench: book chromium node
 	$(BIN)/python bench/run.py
 
 ## lock: regenerate requirements.txt (the exact lock) from requirements.in in a scratch venv
