@@ -20,7 +20,7 @@ import pandas as pd
 
 LONG_COLUMNS = ("run_id", "metric", "unit", "value", "printed", "line", "flag", "note")
 SOURCE_COLUMNS = ("file", "document", "table", "caption", "page", "lines")
-FLAGS = ("", "reconstructed", "contradiction")
+FLAGS = ("", "reconstructed", "contradiction", "unstated")
 
 
 class DataError(ValueError):
@@ -131,10 +131,11 @@ def printed_table(study: str, filename: str) -> pd.DataFrame:
     """A long table shown as printed: one row per metric, one column per run.
 
     Cells keep the source's printed text; a flagged cell gets a mark (``†`` reconstructed,
-    ``‡`` contradiction) that :func:`flagged` explains.
+    ``‡`` contradiction, ``§`` unstated: the source leaves its unit or meaning unsaid) that
+    :func:`flagged` explains.
     """
     frame = load_long(study, filename)
-    marks = {"reconstructed": " †", "contradiction": " ‡", "": ""}
+    marks = {"reconstructed": " †", "contradiction": " ‡", "unstated": " §", "": ""}
     frame = frame.assign(shown=[
         (p if f != "reconstructed" else f"{v:,.10g}{'%' if u == 'pct' else ''}") + marks[f]
         for p, v, u, f in zip(frame["printed"], frame["value"], frame["unit"], frame["flag"].str.strip())])
@@ -143,7 +144,8 @@ def printed_table(study: str, filename: str) -> pd.DataFrame:
 
 
 def flagged(study: str, root: str | None = None) -> pd.DataFrame:
-    """Every flagged cell of a study: reconstructed from the study's arithmetic, or contradicting it."""
+    """Every flagged cell of a study: reconstructed from the study's arithmetic, contradicting it, or
+    resting on something the source leaves unsaid (``unstated``: a unit not printed, a ratio never explained)."""
     src = sources(study, root)
     rows = []
     for filename, table in zip(src["file"], src["table"]):
