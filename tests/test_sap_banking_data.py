@@ -22,7 +22,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from widgets.data import FLAGS, LONG_COLUMNS, data_dir, flagged, load_long, sources, wide
+from widgets.data import FLAGS, LONG_COLUMNS, data_dir, flagged, load_long, printed_table, sources, wide
 from widgets.sap_banking import published
 
 STUDY, ZEDC = "sap_banking", "zedc"
@@ -305,14 +305,14 @@ def _pool_checks() -> list[Check]:
     no_prefetch = int((pools["vpseqt_pct"] == 0).sum())
     checks.append(Check("T7 prefetch disabled (VPSEQT=0) for 'a few' pools", 1 < no_prefetch <= 5,
                         [(QUOTED, "s12_buffer_pools", "prefetch_disabled_vpseqt_pct")], f"{no_prefetch} pools"))
-    assignments = wide_text(T8)
+    assignments = _wide_text(T8)
     for run, pool in assignments["buffer_pool"].items():
         checks.append(Check(f"T8 {run}: {pool} is defined in Table 7", pool in pools.index,
                             [(T8, run, "buffer_pool")], assignments.loc[run, "object"]))
     return checks
 
 
-def wide_text(filename: str) -> pd.DataFrame:
+def _wide_text(filename: str) -> pd.DataFrame:
     """A long table of text cells, one row per run and one column per metric (the printed text)."""
     frame = LONG[(STUDY, filename)]
     return frame.pivot(index="run_id", columns="metric", values="printed")
@@ -430,24 +430,21 @@ def _group_header(lines: dict[int, str], n: int) -> str:
 
 
 def _needs_unstated() -> set[tuple[str, str, str]]:
-    """Cells whose unit or meaning the brief does not print."""
+    """Cells whose unit or meaning the brief does not print (needs the source text)."""
+    lines = dict(enumerate(_seed_lines(STUDY), start=1))
     need = set()
-    lines = {n: line for n, line in enumerate(_seed_lines(STUDY), start=1)} if not NO_SEEDS else {}
-    for filename in (T3, T4):
+    for filename in (T3, T4):  # a rate whose row label, and the label of its group, name no unit
         for r in LONG[(STUDY, filename)].itertuples():
-            if r.unit in ("text", "count") or math.isnan(r.value):
+            if r.unit in ("text", "count"):
                 continue
-            label = lines[r.line].split("\t")[0] if lines else ""
-            says_unit = any(m in label + " " + _group_header(lines, r.line) for m in UNIT_MARKS) \
-                or r.printed.endswith(("%", "M"))
-            if lines and not says_unit:
+            label = lines[r.line].split("\t")[0] + " " + _group_header(lines, r.line)
+            if not any(m in label for m in UNIT_MARKS) and not r.printed.endswith(("%", "M")):
                 need.add((filename, r.run_id, r.metric))
     t4 = wide(LONG[(STUDY, T4)]).iloc[0]
-    ratio = t4["etr_postings_per_hour"] / t4["etr_accounts_per_hour"]
-    stated = set(wide(LONG[(STUDY, SETUP)]).stack().round(2))
-    if round(ratio, 2) not in stated:  # a postings-per-account ratio the text never gives
+    ratio = f'{t4["etr_postings_per_hour"] / t4["etr_accounts_per_hour"]:.2f}'
+    if ratio not in "\n".join(lines.values()):  # postings per account balanced: a ratio the text never gives
         need |= {(T4, "S10712V1", "etr_postings_per_hour"), (T4, "S10712V1", "itr_postings_per_hour")}
-    if lines and "(" not in lines[540].split("\t")[-1]:  # Table 7's header "GBpool Size" has no unit
+    if "(" not in lines[540].split("\t")[-1]:  # Table 7's header "GBpool Size" names no unit
         need |= {(T7, pool, "gbp_size") for pool in wide(LONG[(STUDY, T7)]).index}
     return need
 
@@ -516,6 +513,8 @@ def test_the_readme_lists_every_flagged_cell(study):
     for row in flagged(study).itertuples():
         assert row.line in named, f"README does not name {row.table}, line {row.line} ({row.metric}, {row.flag})"
         assert f"`{row.flag}`" in readme
+    if study == STUDY:
+        assert f"{len(flagged(study))} cells are flagged" in readme
 
 
 # --- zEDC claims ----------------------------------------------------------------------------------
@@ -572,3 +571,9 @@ def test_published_balancing_is_one_run_and_a_missing_metric_is_named():
     assert set(tidy["run_id"]) == {"S10712V1"} and set(tidy["processors"]) == {48}
     with pytest.raises(ValueError, match="etr_ds_per_s"):
         published.runs(tidy, ["etr_ds_per_s"])
+
+
+def test_printed_table_marks_unstated_cells():
+    shown = printed_table(STUDY, T3)
+    assert shown.loc["db_io_rate", "S10624V2"] == "138,647 §"
+    assert shown.loc["etr_ds_per_s", "S10624V2"] == "1,408.24"
