@@ -26,7 +26,7 @@ LONG_COLUMNS = ("run_id", "metric", "unit", "value", "printed", "line", "flag", 
 SOURCE_COLUMNS = ("file", "seed", "table", "caption", "page", "lines")
 DOCUMENT_COLUMNS = ("seed", "cite_as", "document")
 SECTION_COLUMNS = ("seed", "first_line", "section", "title", "page")
-FLAGS = ("", "reconstructed", "contradiction")
+FLAGS = ("", "reconstructed", "contradiction", "unstated")
 
 
 class DataError(ValueError):
@@ -246,10 +246,11 @@ def printed_table(study: str, filename: str) -> pd.DataFrame:
     """A long table shown as printed: one row per metric, one column per run.
 
     Cells keep the source's printed text; a flagged cell gets a mark (``†`` reconstructed,
-    ``‡`` contradiction) that :func:`flagged` explains.
+    ``‡`` contradiction, ``§`` unstated: the source leaves its unit or meaning unsaid) that
+    :func:`flagged` explains.
     """
     frame = load_long(study, filename)
-    marks = {"reconstructed": " †", "contradiction": " ‡", "": ""}
+    marks = {"reconstructed": " †", "contradiction": " ‡", "unstated": " §", "": ""}
     frame = frame.assign(shown=[
         (p if f != "reconstructed" else f"{v:,.10g}{'%' if u == 'pct' else ''}") + marks[f]
         for p, v, u, f in zip(frame["printed"], frame["value"], frame["unit"], frame["flag"].str.strip())])
@@ -258,7 +259,8 @@ def printed_table(study: str, filename: str) -> pd.DataFrame:
 
 
 def flagged(study: str, root: str | None = None) -> pd.DataFrame:
-    """Every flagged cell of a study: reconstructed from the study's arithmetic, or contradicting it.
+    """Every flagged cell of a study: reconstructed from the study's arithmetic, contradicting it, or
+    resting on something the source leaves unsaid (``unstated``: a unit not printed, a ratio never explained).
 
     For readers: ``where`` (the document's section, table and page) and ``why`` (the note, its
     references to lines of the source text turned into sections and tables). ``table`` and ``line``
