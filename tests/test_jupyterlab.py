@@ -355,8 +355,8 @@ def test_downloaded_ipynb_runs_in_jupyterlab(binder_lab, chromium):
     """The page's "download .ipynb" file, saved outside the repository's folders, opens and runs."""
     downloads = binder_lab.root / "downloads"
     downloads.mkdir(exist_ok=True)
-    shutil.copy(SITE / "_sources" / "chapters" / "zhyperlink.ipynb", downloads / "zhyperlink.ipynb")
-    nb = _open_and_run(binder_lab, chromium, "lab/tree/downloads/zhyperlink.ipynb", "jupyterlab_downloaded")
+    shutil.copy(SITE / "_sources" / "chapters" / "fast_index_traversal.ipynb", downloads / "fast_index_traversal.ipynb")
+    nb = _open_and_run(binder_lab, chromium, "lab/tree/downloads/fast_index_traversal.ipynb", "jupyterlab_downloaded")
     assert not _errors(nb), _errors(nb)
     assert _widget_outputs(nb) >= 1
 
