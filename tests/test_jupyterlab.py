@@ -121,6 +121,18 @@ def _binder_base() -> str:
     return f"{config['launch_buttons']['binderhub_url'].rstrip('/')}/v2/gh/{repo}/{config['repository']['branch']}"
 
 
+def test_binder_links_name_the_bad_repository_url():
+    sys.path.insert(0, str(ROOT / "book" / "_ext"))
+    import binder_links
+
+    base = binder_links.binder_base("https://mybinder.org/", "https://github.com/org/book.git", "main")
+    assert base == "https://mybinder.org/v2/gh/org/book/main"
+    assert binder_links.launch_url(base, "lab/tree/a b.ipynb").endswith("?urlpath=lab/tree/a%20b.ipynb")
+    for bad in ("https://gitlab.com/org/book", "https://github.com/org"):
+        with pytest.raises(ValueError, match="repository.url"):
+            binder_links.binder_base("https://mybinder.org", bad, "main")
+
+
 needs_site = pytest.mark.skipif(not (SITE / "index.html").exists(), reason="run `make book` first")
 
 
