@@ -459,14 +459,14 @@ def bench_voila(rows: Rows, b) -> None:
                     " && document.querySelector('.db2book-explorer .db2book-readout')", timeout=120_000)
                 page.wait_for_timeout(1000)
                 p = F.SYNC_READS.params[0]  # the first slider drives the first chart
-                readout = page.locator(".db2book-explorer .widget-slider .widget-readout").first
+                readout = page.locator(".db2book-explorer .db2book-number input").first  # the slider's number box
                 label = page.locator(".db2book-explorer .widget-slider").first.inner_text()
                 if p.label not in label:
                     raise RuntimeError(f"first slider is {label!r}, expected {p.label!r}")
                 # two values on the slider's grid (min + k * step; the front end snaps to it)
                 a = round(p.min + round((p.default - p.min) / p.step) * p.step, 10)
                 other = round(a + 10 * p.step if a + 10 * p.step <= p.max else a - 10 * p.step, 10)
-                note = f"{p.name} {other:g} <-> {a:g}, typed into the slider's readout + Enter"
+                note = f"{p.name} {other:g} <-> {a:g}, typed into the slider's number box + Enter"
                 # the first move right after the dashboard appears also waits for the kernel to finish
                 # its start-up work; it is reported on its own, outside the steady-state median
                 warm = _voila_slider_move(page, readout, a + 5 * p.step if a + 5 * p.step <= p.max else a - 5 * p.step)
