@@ -34,9 +34,13 @@ book: venv
 serve:
 	$(BIN)/python -m http.server --bind 127.0.0.1 --directory _build/html $(PORT)
 
-## voila: the chapter dashboards on http://127.0.0.1:$(VOILA_PORT)
+## voila: the chapter dashboards on http://127.0.0.1:$(VOILA_PORT); for a class, one dashboard with a kernel
+## pool sized for it: make voila NOTEBOOK=large_memory.ipynb CLASS=30 (kernels share one SVG cache)
+NOTEBOOK ?=
+CLASS ?= 1
 voila: venv
-	$(BIN)/voila dashboards/ --no-browser --port=$(VOILA_PORT) --Voila.ip=127.0.0.1
+	DB2BOOK_SVG_CACHE="$${DB2BOOK_SVG_CACHE:-$(CURDIR)/_build/svg-cache}" $(BIN)/voila dashboards/$(NOTEBOOK) \
+	  --no-browser --port=$(VOILA_PORT) --Voila.ip=127.0.0.1 --VoilaConfiguration.default_pool_size=$(CLASS)
 
 ## classroom: the nbgrader course in _build/classroom (one assignment per chapter, seeded per student)
 classroom: venv

@@ -10,7 +10,6 @@ import asyncio
 import json
 import os
 import secrets
-import signal
 import subprocess
 import sys
 import time
@@ -24,38 +23,13 @@ import jupytext
 import pytest
 
 from classroom.links import pull_link
+from tools.procs import cmdline, descendants, rss_mb, stop
 from tools.site import ROOT, free_port
 
 pytestmark = [pytest.mark.slow]
 STUDENTS = [f"student{n}" for n in range(1, 6)]
 CHAPTER = "fast_index_traversal"  # the shortest chapter to execute
 PROXY = ROOT / "node_modules" / ".bin" / "configurable-http-proxy"
-
-
-def _descendants(pid: int) -> set[int]:
-    """Every living process below ``pid`` (from /proc)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(ppid, []).append(int(entry.name))
-    found, todo = set(), [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            if child not in found:
-                found.add(child)
-                todo.append(child)
-    return found
-
-
-def _rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
 
 
 class Hub:
@@ -160,7 +134,7 @@ def test_five_students_log_in_pull_the_book_and_run_a_chapter(tmp_path):
                 assert time.monotonic() < deadline, f"{user}'s server was not ready in 240 s"
                 time.sleep(1)
         ready_s = time.monotonic() - t0
-        started |= _descendants(proc.pid)
+        started |= set(descendants(proc.pid))
 
         # every student pulls the book through the link a teacher hands out
         for user in STUDENTS:
@@ -182,31 +156,19 @@ def test_five_students_log_in_pull_the_book_and_run_a_chapter(tmp_path):
         ws = f"ws://127.0.0.1:{port}/user/{user}/api/kernels/{kernel['id']}/channels"
         errors = _run_in_kernel(ws, token, cells)
         assert not errors, errors
-        started |= _descendants(proc.pid)
-        servers = [p for p in _descendants(proc.pid) if "jupyterhub-singleuser" in
-                   Path(f"/proc/{p}/cmdline").read_bytes().decode(errors="replace")]
+        started |= set(descendants(proc.pid))
+        servers = [p for p in set(descendants(proc.pid)) if "jupyterhub-singleuser" in
+                   cmdline(p)]
         assert len(servers) >= len(STUDENTS)
-        memory = sorted(_rss_mb(p) for p in servers)
-        kernels = [p for p in _descendants(proc.pid) if "ipykernel" in
-                   Path(f"/proc/{p}/cmdline").read_bytes().decode(errors="replace")]
+        memory = sorted(rss_mb(p) for p in servers)
+        kernels = [p for p in set(descendants(proc.pid)) if "ipykernel" in
+                   cmdline(p)]
         print(f"\n{len(STUDENTS)} servers ready in {ready_s:.0f} s (loaded machine); server RSS "
-              f"{memory[0]:.0f}-{memory[-1]:.0f} MB; the chapter's kernel {sum(map(_rss_mb, kernels)):.0f} MB; "
-              f"hub {_rss_mb(proc.pid):.0f} MB; all told {sum(map(_rss_mb, _descendants(proc.pid) | {proc.pid})):.0f} MB")
+              f"{memory[0]:.0f}-{memory[-1]:.0f} MB; the chapter's kernel {sum(map(rss_mb, kernels)):.0f} MB; "
+              f"hub {rss_mb(proc.pid):.0f} MB; all told {sum(map(rss_mb, set(descendants(proc.pid)) | {proc.pid})):.0f} MB")
         for user in STUDENTS:
             hub.api("DELETE", f"/user/{user}/api/kernels/{kernel['id']}") if user == STUDENTS[0] else None
             hub.api("DELETE", f"/hub/api/users/{user}/server")
     finally:
-        started |= _descendants(proc.pid)
-        if proc.poll() is None:
-            os.kill(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.kill(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=10)
-        for pid in started:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        stop(proc, started)
         log.close()

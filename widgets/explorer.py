@@ -7,9 +7,13 @@ parameter's fine ``step``) and can never leave the parameter's valid range.
 """
 from __future__ import annotations
 
+import hashlib
 import html
+import json
 import math
+import os
 import time
+from pathlib import Path
 from typing import Callable, Sequence
 
 import ipywidgets as w
@@ -19,9 +23,33 @@ import vl_convert
 from .figure import Figure, chart_at
 
 
+#: A folder shared by every kernel of a class server (``make voila`` sets it): a chart already drawn
+#: for one student, at the same settings, is read back instead of drawn again. The first render at
+#: the calibrated defaults is the same for the whole class, so it is drawn once, not thirty times.
+SVG_CACHE_ENV = "DB2BOOK_SVG_CACHE"
+
+
 def chart_svg(chart) -> str:
     """Any Altair chart as SVG, drawn in the kernel (no JavaScript needed in the front end)."""
-    return vl_convert.vegalite_to_svg(chart.to_dict())
+    spec = chart.to_dict()
+    folder = os.environ.get(SVG_CACHE_ENV)
+    if not folder:
+        return vl_convert.vegalite_to_svg(spec)
+    key = hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode()).hexdigest()
+    path = Path(folder) / key[:2] / f"{key}.svg"
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        pass
+    svg = vl_convert.vegalite_to_svg(spec)
+    try:  # write then rename, so that another kernel never reads half a file
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(svg, encoding="utf-8")
+        tmp.replace(path)
+    except OSError:
+        pass  # a read-only or full cache only costs speed
+    return svg
 
 
 def render_svg(fig: Figure, **values: float) -> str:
