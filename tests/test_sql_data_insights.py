@@ -306,8 +306,15 @@ def test_planner_rejects_a_table_without_columns():
     p = Planner()
     p.numeric.value, p.categorical.value = 0, 0
     assert "at least one column" in p.result.value
-    p.rows.value = -5
-    assert p.rows.value == 1  # the box cannot leave its range
+    shown = p.result.value
+    for typed in ("-5", "nan", "lots", "2e12"):  # a student's bad entry: a message by the box, nothing else moves
+        p.rows.text.value = typed
+        assert "Rows" in p.rows.error and "1 to 1,000,000,000,000" in p.rows.error, p.rows.error
+        assert p.rows.value == 10_000_000 and p.result.value == shown
+    with pytest.raises(ValueError, match="Rows"):
+        p.rows.value = -5
+    p.rows.text.value = "1"
+    assert p.rows.error == "" and p.rows.value == 1
     p.categorical.value = 3
     assert "distinct_values=" in p.result.value  # a million values cannot fit in one row
     p.rows.value = 1e7
