@@ -125,7 +125,7 @@ def test_the_pages_show_the_summary_first_and_misses_in_words():
 def _clear_data_caches() -> None:
     """Forget everything read from data/ (the models' own caches are pure and stay)."""
     for name, module in list(sys.modules.items()):
-        if name.startswith("widgets") and not name.endswith(".model"):
+        if name.startswith("widgets") and not name.endswith(".model") and name != "widgets.lru":
             for obj in vars(module).values():
                 if callable(getattr(obj, "cache_clear", None)) and getattr(obj, "__module__", "") == name:
                     obj.cache_clear()
@@ -216,6 +216,27 @@ def test_the_honesty_check_catches_a_fitted_row(perturb):
     perturb({before[0].cell})
     after = [r for r in sqldi.ledger_rows() if r.role == "fitted" and r.cell == before[0].cell]
     assert after[0].model != pytest.approx(before[0].model, rel=1e-3)
+
+
+def test_studies_import_the_shared_layer_never_another_study():
+    """Shared models (Che's LRU curve) live in widgets/lru.py; a study never imports another study."""
+    import ast
+    from pathlib import Path
+
+    package = Path(ledger.__file__).parent
+    for study in ledger.STUDIES:
+        for path in (package / study).glob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ImportFrom):
+                    target = ("." * node.level) + (node.module or "")
+                    others = [s for s in ledger.STUDIES if s != study]
+                    assert not any(target in (f"..{o}", f"..{o}.model") or target.startswith(f"..{o}.")
+                                   or (node.module or "").startswith(f"widgets.{o}") for o in others), (path, target)
+    from widgets import lru
+    from widgets.hit_ratio_dead import model as hrd
+    from widgets.large_memory import model as lm
+
+    assert lm.lru_miss_ratio is lru.lru_miss_ratio and hrd.lru_miss_ratio is lru.lru_miss_ratio
 
 
 # --- the large-memory calibration ------------------------------------------------------------------------
