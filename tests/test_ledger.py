@@ -114,7 +114,7 @@ def test_summary_counts_roles_and_predicted_errors():
 def test_the_pages_show_the_summary_first_and_misses_in_words():
     page = ledger.chapter_html("zhyperlink")
     assert page.index("predicted (median error") < page.index("<details")
-    assert "known miss: part of the CPU cost does not scale" in page and "nan" not in page.lower()
+    assert "Known miss: part of the CPU cost does not scale" in page and "nan" not in page.lower()
     book = ledger.book_html()
     assert book.index("median predicted error") < book.index("predicted rows</summary>") < book.index("All ")
 
@@ -188,6 +188,7 @@ def _groups(study_rows):
     return groups
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("study", ledger.STUDIES)
 def test_predicted_rows_do_not_depend_on_their_own_published_value(study, perturb):
     before = ledger.rows(study)
@@ -206,6 +207,7 @@ def test_predicted_rows_do_not_depend_on_their_own_published_value(study, pertur
         perturb(cells, undo=True)
 
 
+@pytest.mark.slow
 def test_the_honesty_check_catches_a_fitted_row(perturb):
     """The same perturbation moves a fitted row: the check above can fail."""
     from widgets.sql_data_insights import fidelity as sqldi
@@ -291,3 +293,39 @@ def test_linear_request_time_misses_at_320_gb():
     pred = model.db_request_time(at320["sync_reads_per_ds"].to_numpy(), calibration.LINEAR_REQUEST_TIME)
     errors = pred / at320["db_request_time_s"].to_numpy() - 1
     assert np.all(errors < -0.10)
+
+
+# --- the built pages, in the browser ------------------------------------------------------------------
+
+
+@pytest.mark.browser
+def test_the_fidelity_page_leads_with_the_summary_and_shows_misses_in_red():
+    from tools.site import SITE, RequestLog, browser, serve
+
+    if not (SITE / "index.html").exists():
+        pytest.skip("run `make book` first")
+    rows = ledger.rows()
+    with serve() as base, browser() as b:
+        page = b.new_page(viewport={"width": 390, "height": 900})
+        log = RequestLog(page)
+        page.goto(f"{base}/book/fidelity.html", wait_until="networkidle")
+        page.wait_for_selector("table.ledger-summary", state="attached")
+        order = page.evaluate("""() => {
+            const s = document.querySelector('table.ledger-summary'), d = document.querySelector('details.ledger-details');
+            return s && d ? !!(s.compareDocumentPosition(d) & Node.DOCUMENT_POSITION_FOLLOWING) : null; }""")
+        assert order is True, "the summary must come before the rows"
+        summary = page.query_selector_all("table.ledger-summary tbody tr")
+        assert len(summary) == len(ledger.STUDIES)
+        first = page.query_selector("details.ledger-details")
+        assert "predicted rows" in first.query_selector("summary").inner_text()
+        assert len(first.query_selector_all("tbody tr:not(.ledger-note)")) == sum(r.role == "predicted" for r in rows)
+        colour = page.evaluate("getComputedStyle(document.querySelector('td.ledger-miss')).color")
+        assert colour == "rgb(164, 0, 29)"
+        text = page.inner_text("main")
+        assert "NaN" not in text and "Known miss:" in page.content()
+        assert not log.outside() and not log.errors()
+        page.goto(f"{base}/chapters/zhyperlink.html", wait_until="networkidle")
+        page.wait_for_selector("p.ledger-lead", state="attached")
+        lead = page.query_selector("p.ledger-lead")
+        assert lead and "predicted (median error" in lead.inner_text()
+        page.close()

@@ -127,22 +127,21 @@ def summary(ledger: list[LedgerRow]) -> list[dict]:
 
 
 def format_number(x: float) -> str:
-    """A number as a reader reads it: thousands separators, at most 4 significant digits after them."""
-    if x == 0:
-        return "0"
-    if abs(x) >= 1000:
+    """A number as a reader reads it: up to 6 significant digits (what the sources print), thousands
+    separators, no trailing zeros and no exponent for the magnitudes the ledger holds."""
+    if abs(x) >= 1e6:
         return f"{x:,.0f}"
-    digits = max(0, 3 - math.floor(math.log10(abs(x))))
-    text = f"{x:,.{digits}f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
+    return f"{x:,.6g}"
 
 
 def format_error(e: float) -> str:
-    """A relative error as a percentage with two significant digits (0 stays 0%)."""
-    if e == 0:
+    """A relative error or tolerance as a percentage with two significant digits."""
+    pct = 100 * abs(e)
+    if pct == 0:
         return "0%"
-    pct = 100 * e
-    return f"{pct:.2g}%" if pct < 10 else f"{pct:.0f}%"
+    if pct < 0.001:
+        return "< 0.001%"
+    return f"{pct:.2g}%" if pct < 10 else f"{pct:,.0f}%"
 
 
 def format_table(ledger: list[LedgerRow]) -> str:
@@ -188,15 +187,15 @@ def _status_cell(r: LedgerRow) -> str:
     if r.status == "pass":
         return '<td class="ledger-pass">✓ within</td>'
     if r.status == "known miss":
-        return (f'<td class="ledger-miss" style="color:{MISS_COLOUR};font-weight:600">✗ known miss: '
-                f"{html.escape(r.miss)}</td>")
+        return f'<td class="ledger-miss" style="color:{MISS_COLOUR};font-weight:600">✗ known miss</td>'
     return f'<td class="ledger-fail" style="color:{MISS_COLOUR};font-weight:700">✗ {r.status}</td>'
 
 
 def rows_html(ledger: list[LedgerRow], chapter_column: bool = False) -> str:
-    """The rows as an HTML table: role, what, published, model, error, tolerance, status, source."""
+    """The rows as an HTML table: role, what, published, model, error, tolerance, status; under each
+    row, in full width, its source and, for a known miss, the reason."""
     head = (["chapter"] if chapter_column else []) + [
-        "role", "quantity", "condition", "published", "model", "error", "tolerance", "status", "source"]
+        "role", "quantity", "condition", "published", "model", "error", "tolerance", "status"]
     out = ['<div class="ledger-scroll" style="overflow-x:auto"><table class="ledger-table">',
            "<thead><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead><tbody>"]
     for r in ledger:
@@ -204,8 +203,13 @@ def rows_html(ledger: list[LedgerRow], chapter_column: bool = False) -> str:
         cells = ([_cell(r.chapter)] if chapter_column else []) + [
             _cell(r.role), _cell(r.quantity), _cell(r.condition), _cell(format_number(r.published), "num"),
             _cell(format_number(r.model), "num"), _cell(format_error(r.rel_error), "num"),
-            _cell(format_error(r.tolerance), "num"), _status_cell(r), _cell(r.source)]
+            _cell(format_error(r.tolerance), "num"), _status_cell(r)]
         out.append(f'<tr class="ledger-{r.role}"{style}>' + "".join(cells) + "</tr>")
+        note = f"Source: {html.escape(r.source)}."
+        if r.known_miss:
+            note = (f'<strong style="color:{MISS_COLOUR}">Known miss: {html.escape(r.miss)}.</strong> ' + note)
+        out.append(f'<tr class="ledger-note"><td colspan="{len(head)}" style="border-top:none;padding-top:0;'
+                   f'font-size:0.85em">{note}</td></tr>')
     out.append("</tbody></table></div>")
     return "".join(out)
 
@@ -261,7 +265,7 @@ def book_html() -> str:
     misses = [r for r in everything if r.known_miss]
     return "".join([
         summary_html(everything),
-        f"<details class=\"ledger-details\" open><summary>The {len(pred)} predicted rows</summary>"
+        f"<details class=\"ledger-details\"><summary>The {len(pred)} predicted rows</summary>"
         + rows_html(pred, chapter_column=True) + "</details>",
         f"<details class=\"ledger-details\"><summary>The {len(misses)} known misses</summary>"
         + rows_html(misses, chapter_column=True) + "</details>",
