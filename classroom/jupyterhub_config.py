@@ -9,7 +9,8 @@ Students log in with their system accounts (PAM), get a Jupyter server running t
 (``python -m classroom.links``). Settings come from the environment so that one file serves both the
 class and the test (``tests/test_jupyterhub.py``):
 
-``DB2BOOK_HUB_STATE``  folder for the hub's database, cookie secret and proxy token (default ``/srv/db2book-hub``)
+``DB2BOOK_HUB_STATE``  folder for the hub's database, cookie secret and proxy token (default: the folder the
+                       hub is started in, as JupyterHub itself does; a class server names a folder of its own)
 ``DB2BOOK_HUB_IP``, ``DB2BOOK_HUB_PORT``  where students connect (default ``0.0.0.0:8000``; put TLS in front)
 ``DB2BOOK_HUB_MEM``    memory limit per student server (default ``400M``; see the teacher's guide for the figures)
 ``DB2BOOK_HUB_TRIAL``  ``1``: any user name logs in (dummy authenticator), servers run as the hub's own user
@@ -24,7 +25,7 @@ c = get_config()  # noqa: F821 (JupyterHub provides it)
 
 REPO = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent  # the book's .venv: hub, single-user servers and kernels share it
-STATE = Path(os.environ.get("DB2BOOK_HUB_STATE", "/srv/db2book-hub"))
+STATE = Path(os.environ.get("DB2BOOK_HUB_STATE", os.getcwd()))
 STATE.mkdir(parents=True, exist_ok=True)
 TRIAL = os.environ.get("DB2BOOK_HUB_TRIAL") == "1"
 
