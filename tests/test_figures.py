@@ -121,3 +121,17 @@ def test_series_names_that_vega_would_misread_are_refused():
     with pytest.raises(ValueError, match="rename them"):
         grid_table(bad)
     REGISTRY.pop(bad.key)
+
+
+@pytest.mark.parametrize("name", ["background", "width", "height", "padding", "autosize", "cursor", "datum"])
+def test_a_param_named_like_a_vega_builtin_signal_is_refused(name):
+    # a slider param named `background` set the chart's background colour: the chart went black
+    with pytest.raises(ValueError, match=f"Param name '{name}' shadows a Vega built-in signal"):
+        Param(name, "a", "", 0, 1, 0.5, 0.1, 0.5)
+
+
+def test_no_declared_slider_shadows_a_vega_builtin_signal():
+    from widgets.figure import VEGA_RESERVED_NAMES
+
+    names = {p.name for fig in ALL_FIGURES for p in fig.all_params}
+    assert names and not names & VEGA_RESERVED_NAMES

@@ -26,7 +26,16 @@ import pandas as pd
 SIGNIFICANT_DIGITS = 4  # what the page carries; the tests compare at this precision
 MAX_STATIC_ROWS = 2500
 WIDTH, HEIGHT = 520, 300
+PUBLISHED_SHAPES = ("square", "triangle-up", "diamond", "circle", "cross", "triangle-down")
 FALLBACK_COLORS = ("#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2", "#b279a2", "#9d755d", "#bab0ac")
+
+#: Names a slider param must not take: Vega's built-in signals (a param named ``background`` sets
+#: the chart's background colour from the slider: the chart turns black) and the names Vega's
+#: expression language reserves. Checked when a :class:`Param` is declared, so a build fails early.
+VEGA_RESERVED_NAMES = frozenset({
+    "background", "width", "height", "padding", "autosize", "cursor", "config", "view", "events", "description",
+    "title", "datum", "event", "item", "parent", "group", "this", "undefined", "NaN", "Infinity",
+})
 
 #: Every declared figure by its qualified name ``"<study>.<figure>"``; tests use it to compare
 #: what the browser shows with the Python model.
@@ -55,6 +64,10 @@ class Param:
     static_max: float | None = None
 
     def __post_init__(self):
+        if self.name in VEGA_RESERVED_NAMES or self.name.startswith("vega") or not self.name.isidentifier():
+            raise ValueError(
+                f"Param name {self.name!r} shadows a Vega built-in signal or is not an identifier; "
+                f"rename it (reserved: {', '.join(sorted(VEGA_RESERVED_NAMES))})")
         if not (self.min <= self.default <= self.max):
             raise ValueError(f"Param {self.name}: default {self.default} outside [{self.min}, {self.max}]")
         if self.step <= 0 or self.static_step <= 0:
@@ -172,8 +185,14 @@ def _layers(fig: Figure, model_data, series_cols: list[str], filters: list[str])
     domain = series_cols + _published_series(fig, series_cols)
     spare = iter(c for c in FALLBACK_COLORS if c not in fig.colors.values())
     colors = [fig.colors.get(s) or next(spare) for s in domain]
-    color = alt.Color("series:N", title=None, legend=alt.Legend(orient="bottom", columns=3),
+    color = alt.Color("series:N", title=None, legend=alt.Legend(orient="bottom"),
                       scale=alt.Scale(domain=domain, range=colors))
+    # one legend that shows the marks drawn: a line (or a bar's square) for each model series,
+    # the published points' own shape for each published series
+    model_symbol = "square" if fig.kind == "bar" else "stroke"
+    shape_scale = alt.Scale(domain=domain, range=[model_symbol] * len(series_cols) + [
+        PUBLISHED_SHAPES[i % len(PUBLISHED_SHAPES)] for i in range(len(domain) - len(series_cols))])
+    shape = alt.Shape("series:N", title=None, scale=shape_scale, legend=alt.Legend(orient="bottom"))
     line = alt.Chart(model_data, name="model")
     for expr in filters:
         line = line.transform_filter(expr)
@@ -190,10 +209,12 @@ def _layers(fig: Figure, model_data, series_cols: list[str], filters: list[str])
         x=x_enc,
         y=alt.Y("y:Q", title=fig.y.title, scale=scale_y, axis=alt.Axis(format=fig.y.format),
                 stack="zero" if fig.kind == "bar" else None),
-        color=color,
+        color=color, shape=shape,
         tooltip=[alt.Tooltip("series:N", title="model"), alt.Tooltip("x:Q", title=fig.x.title, format=fig.x.format),
                  alt.Tooltip("y:Q", title=fig.y.title, format=fig.y.format)],
     )
+    if fig.kind == "bar" and fig.y.scale == "linear":
+        mark["clip"] = True  # a y scale that does not start at zero must not let bars run over the axis
     line.mark = mark
     layers = [line]
     if fig.marks is not None and len(fig.marks):
@@ -204,27 +225,53 @@ def _layers(fig: Figure, model_data, series_cols: list[str], filters: list[str])
             label_y="4 + 13 * (datum.row - 1)").mark_text(align="left", dx=4, fontSize=11, color="#333").encode(
             text="label:N", y=alt.Y("label_y:Q", scale=None)))
     if fig.published is not None and len(fig.published):
-        pts = alt.Chart(fig.published, name="published").mark_point(filled=True, size=90, opacity=0.95,
-                                                                     stroke="black", strokeWidth=0.8).encode(
-            x=x_pts, y="y:Q", color=color, shape=alt.Shape("series:N", legend=None),
+        shown = published_points(fig)
+        # a point that belongs to a model line takes that line's colour; the legend keeps its shape
+        fill = alt.Color("colour_series:N", scale=alt.Scale(domain=domain, range=colors), legend=None)
+        pts = alt.Chart(shown, name="published").mark_point(filled=True, size=110, opacity=0.95,
+                                                            stroke="black", strokeWidth=0.8).encode(
+            x=x_pts, y="y:Q", color=fill, shape=shape,
             tooltip=[alt.Tooltip("series:N", title="published"), alt.Tooltip("condition:N", title="run"),
-                     alt.Tooltip("x:Q", title=fig.x.title, format=fig.x.format),
-                     alt.Tooltip("y:Q", title=fig.y.title, format=fig.y.format),
+                     alt.Tooltip("x_printed:N", title=fig.x.title),
+                     alt.Tooltip("y_printed:N", title=fig.y.title),
                      alt.Tooltip("source:N", title="source")],
         )
         layers.append(pts)
     subtitle = [fig.subtitle] if fig.subtitle else []
     what = "Bars" if fig.kind == "bar" else "Lines"
     if fig.published is not None and len(fig.published):
-        subtitle.append(f"{what}: model. Points: published values (hover for the source).")
+        subtitle.append(f"{what}: model. Points: published values (hover or tap for the source).")
     if fig.marks is not None and len(fig.marks):
-        subtitle.append("Dashed rules: values quoted in the source (hover for the line).")
+        subtitle.append("Dashed rules: values quoted in the source (hover or tap for the line).")
     if fig.reconstruction:
         subtitle.insert(0, "RECONSTRUCTION: the source prints no data for this figure.")
     return alt.layer(*layers).properties(
         width=WIDTH, height=HEIGHT,
         title=alt.TitleParams(fig.title, subtitle=subtitle, anchor="start"),
     )
+
+
+def printed_number(value: float) -> str:
+    """A published number as it reads in print: no binary noise, no exponent, thousands separated."""
+    value = float(value)
+    if value == int(value) and abs(value) < 1e15:
+        return f"{int(value):,}"
+    return f"{value:,.10g}"
+
+
+def published_points(fig: Figure) -> pd.DataFrame:
+    """The published points as drawn: ``x``, ``y``, their printed text, and the colour they take.
+
+    A published frame may carry a ``model_series`` column naming the model line a point belongs
+    to; the point is then drawn in that line's colour. Otherwise it keeps its own series' colour.
+    """
+    pts = fig.published.copy()
+    pts["x_printed"] = [printed_number(v) for v in pts["x"]] if fig.kind != "bar" else [
+        fig.x_labels[list(fig.x_values).index(v)] if v in list(fig.x_values) else printed_number(v) for v in pts["x"]]
+    pts["y_printed"] = [printed_number(v) for v in pts["y"]]
+    own = pts["model_series"] if "model_series" in pts else pd.Series([""] * len(pts), index=pts.index)
+    pts["colour_series"] = [m if isinstance(m, str) and m else s for m, s in zip(own, pts["series"])]
+    return pts
 
 
 def _published_series(fig: Figure, exclude: list[str]) -> list[str]:

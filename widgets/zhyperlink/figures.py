@@ -41,7 +41,7 @@ TRY = Param("t_try_us", "Failed zHyperLink attempt", "µs (assumed)", 0, 1000, A
 READS = Param("reads", "Random reads per transaction", "reads", 1, 60, 28.0, 0.5, 8, static_max=52)
 BREAK_EVEN = Param("break_even_speed", "Break-even processor speed", "x the z14", 0.2, 0.95, 0.6, 0.01, 0.1,
                    help="speed at which spinning costs what the task switch did (ZR1 I06 < it < ZR1 Z06)")
-BACKGROUND = Param("background", "Task-switch cost with background work", "x clean", 1.0, 3.0, 1.5, 0.05, 0.25,
+BACKGROUND = Param("background_factor", "Task-switch cost with background work", "x clean", 1.0, 3.0, 1.5, 0.05, 0.25,
                    static_max=2.5, help="background work evicts the processor cache: switching costs more")
 DATABASE = Param("database_cut", "DATABASE option cut", "%", 0, 60, 25.9, 0.1, 5)
 LATCH_SHARE = Param("latch_share", "Latch wait share of latency", "", 0.0, 0.55, 0.29, 0.01, 0.05,
@@ -106,12 +106,12 @@ def _cpu_shares(break_even_speed: float) -> tuple[float, float]:
     return spin, spin * break_even_speed
 
 
-def cpu_curves(speed, break_even_speed, background):
+def cpu_curves(speed, break_even_speed, background_factor):
     """CPU change (%) per transaction against processor speed (x the z14)."""
     spin, switch = _cpu_shares(break_even_speed)
     return {"10 GB pools (28 reads)": 100 * model.cpu_change(28, speed, spin, switch),
             "70 GB pools (7½ reads)": 100 * model.cpu_change(7.5, speed, spin, switch),
-            "10 GB pools, with background work": 100 * model.cpu_change(28, speed, spin, switch * background)}
+            "10 GB pools, with background work": 100 * model.cpu_change(28, speed, spin, switch * background_factor)}
 
 
 CPU = _figure(
