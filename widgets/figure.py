@@ -293,7 +293,17 @@ def static_chart(fig: Figure) -> alt.LayerChart:
             min=float(values[0]), max=float(values[-1]), step=p.static_step, name=p.title + " ")))
         filters.append(f"abs(datum['{p.name}'] - {p.name}) < {p.static_step / 2!r}")
     chart = _layers(fig, data, series_cols, filters).add_params(*sliders)
-    return chart.properties(usermeta={"db2book": {"figure": fig.key}})
+    return chart.properties(usermeta={"db2book": {"figure": fig.key, **_disclosure(fig)}})
+
+
+def _disclosure(fig: Figure) -> dict:
+    """The published points as a small table, for the chart's "data" disclosure on the static page."""
+    if fig.published is None or not len(fig.published):
+        return {}
+    pts = published_points(fig)
+    columns = ["Published series", "Run", fig.x.title, fig.y.title, "Source"]
+    rows = [[str(r.series), str(r.condition), r.x_printed, r.y_printed, str(r.source)] for r in pts.itertuples()]
+    return {"points": {"columns": columns, "rows": rows}}
 
 
 def chart_at(fig: Figure, **values: float) -> alt.LayerChart:
