@@ -47,8 +47,9 @@ class Param:
     """A model parameter that a reader can move.
 
     ``step`` is the live slider's step (fine); ``static_step`` the static page's (coarse: the
-    page carries a precomputed grid). The static grid is anchored on ``default`` so that the
-    page opens at exactly the calibrated setting.
+    page carries a precomputed grid). The static grid is the round multiples of ``static_step``
+    plus the calibrated ``default`` itself, so the page opens at exactly the calibrated setting
+    and every other position is a round number.
     """
 
     name: str
@@ -72,19 +73,41 @@ class Param:
             raise ValueError(f"Param {self.name}: default {self.default} outside [{self.min}, {self.max}]")
         if self.step <= 0 or self.static_step <= 0:
             raise ValueError(f"Param {self.name}: steps must be positive")
+        first = self.static_range()[0]
+        if abs(first / self.static_step - round(first / self.static_step)) > 1e-6:
+            # the slider counts its steps from its minimum: an off-grid minimum makes every position odd
+            raise ValueError(f"Param {self.name}: the static slider would start at the default {self.default}, "
+                             f"below its first multiple of {self.static_step}; lower static_min or min")
 
-    def static_values(self) -> np.ndarray:
-        """The grid the static page carries: ``default + k * static_step`` inside [min, max]."""
+    def static_range(self) -> tuple[float, float]:
+        """The static slider's ends: the round multiples of ``static_step`` inside [min, max]
+        (and the static_min/static_max narrowing), widened to include the default."""
         low = self.min if self.static_min is None else max(self.min, self.static_min)
         high = self.max if self.static_max is None else min(self.max, self.static_max)
-        below = math.floor((self.default - low) / self.static_step + 1e-9)
-        above = math.floor((high - self.default) / self.static_step + 1e-9)
-        ks = np.arange(-below, above + 1)
-        return np.round(self.default + ks * self.static_step, 10)
+        first = math.ceil(low / self.static_step - 1e-9) * self.static_step
+        last = math.floor(high / self.static_step + 1e-9) * self.static_step
+        return round(min(first, self.default), 10), round(max(last, self.default), 10)
+
+    def static_values(self) -> np.ndarray:
+        """The grid the static page carries: the round multiples of ``static_step`` in
+        :meth:`static_range`, and the calibrated default exactly (the page opens there)."""
+        first, last = self.static_range()
+        ks = np.arange(math.ceil(first / self.static_step - 1e-9), math.floor(last / self.static_step + 1e-9) + 1)
+        return np.unique(np.round(np.append(ks * self.static_step, self.default), 10))
+
+    def static_tolerance(self) -> float:
+        """Half the smallest gap between two grid values: how near a slider value picks a grid row."""
+        values = self.static_values()
+        return float(np.diff(values).min()) / 2 if len(values) > 1 else self.static_step / 2
 
     @property
     def title(self) -> str:
-        return f"{self.label} ({self.unit})" if self.unit else self.label
+        """The slider's label with its unit: "Cache-miss read (µs, assumed)"."""
+        if not self.unit:
+            return self.label
+        if self.label.endswith(")"):  # "Extra wait (elapsed only)" + unit: one bracket, not two
+            return f"{self.label[:-1]}, {self.unit})"
+        return f"{self.label} ({self.unit})"
 
 
 @dataclass(frozen=True)
@@ -288,10 +311,10 @@ def static_chart(fig: Figure) -> alt.LayerChart:
     data = alt.InlineData(values=csv, format=alt.DataFormat(type="csv", parse={c: "number" for c in table.columns}))
     sliders, filters = [], []
     for p in fig.params:
-        values = p.static_values()
+        first, last = p.static_range()
         sliders.append(alt.param(name=p.name, value=float(p.default), bind=alt.binding_range(
-            min=float(values[0]), max=float(values[-1]), step=p.static_step, name=p.title + " ")))
-        filters.append(f"abs(datum['{p.name}'] - {p.name}) < {p.static_step / 2!r}")
+            min=first, max=last, step=p.static_step, name=p.title + " ")))
+        filters.append(f"abs(datum['{p.name}'] - {p.name}) < {p.static_tolerance()!r}")
     chart = _layers(fig, data, series_cols, filters).add_params(*sliders)
     return chart.properties(usermeta={"db2book": {"figure": fig.key, **_disclosure(fig)}})
 

@@ -35,9 +35,9 @@ def path_with(**values) -> model.ReadPath:
 
 HIT = Param("hit_ratio", "Disk-cache hit ratio", "", 0.3, 1.0, A.hit_ratio, 0.01, 0.05, static_min=0.6,
             help="share of random reads found in the controller cache (the text: below 95%)")
-MISS = Param("t_miss_us", "Cache-miss read", "µs (assumed)", 300, 8000, A.t_miss_us, 10, 500, static_max=4000)
-ZHL = Param("t_zhl_us", "zHyperLink read", "µs (assumed)", 5, 200, A.t_zhl_us, 1, 10)
-TRY = Param("t_try_us", "Failed zHyperLink attempt", "µs (assumed)", 0, 1000, A.t_try_us, 1, 10)
+MISS = Param("t_miss_us", "Cache-miss read", "µs, assumed", 300, 8000, A.t_miss_us, 10, 500, static_max=4000)
+ZHL = Param("t_zhl_us", "zHyperLink read", "µs, assumed", 5, 200, A.t_zhl_us, 1, 10)
+TRY = Param("t_try_us", "Failed zHyperLink attempt", "µs, assumed", 0, 1000, A.t_try_us, 1, 10)
 READS = Param("reads", "Random reads per transaction", "reads", 1, 60, 28.0, 0.5, 8, static_max=52)
 BREAK_EVEN = Param("break_even_speed", "Break-even processor speed", "x the z14", 0.2, 0.95, 0.6, 0.01, 0.1,
                    help="speed at which spinning costs what the task switch did (ZR1 I06 < it < ZR1 Z06)")
