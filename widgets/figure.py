@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
@@ -225,16 +226,17 @@ def _layers(fig: Figure, model_data, series_cols: list[str], filters: list[str])
         mark = {"type": "bar", "width": {"band": 0.6}}
         x_pts = "x:O"
     else:
-        x_enc = alt.X("x:Q", title=fig.x.title, scale=scale_x, axis=alt.Axis(format=fig.x.format))
+        x_enc = alt.X("x:Q", title=fig.x.title, scale=scale_x, axis=_axis(fig.x))
         mark = {"type": "line", "strokeWidth": 2.5}
         x_pts = "x:Q"
     line = line.transform_fold(series_cols, as_=["series", "y"]).mark_line().encode(
         x=x_enc,
-        y=alt.Y("y:Q", title=fig.y.title, scale=scale_y, axis=alt.Axis(format=fig.y.format),
+        y=alt.Y("y:Q", title=fig.y.title, scale=scale_y, axis=_axis(fig.y),
                 stack="zero" if fig.kind == "bar" else None),
         color=color, shape=shape,
-        tooltip=[alt.Tooltip("series:N", title="model"), alt.Tooltip("x:Q", title=fig.x.title, format=fig.x.format),
-                 alt.Tooltip("y:Q", title=fig.y.title, format=fig.y.format)],
+        tooltip=[alt.Tooltip("series:N", title="model"),
+                 alt.Tooltip("x:Q", title=fig.x.title, format=_tooltip_format(fig.x.format)),
+                 alt.Tooltip("y:Q", title=fig.y.title, format=_tooltip_format(fig.y.format))],
     )
     if fig.kind == "bar" and fig.y.scale == "linear":
         mark["clip"] = True  # a y scale that does not start at zero must not let bars run over the axis
@@ -295,6 +297,28 @@ def published_points(fig: Figure) -> pd.DataFrame:
     own = pts["model_series"] if "model_series" in pts else pd.Series([""] * len(pts), index=pts.index)
     pts["colour_series"] = [m if isinstance(m, str) and m else s for m, s in zip(own, pts["series"])]
     return pts
+
+
+def _axis(axis: Axis) -> alt.Axis:
+    """An axis whose ticks never repeat a label: with a fixed-decimals format (".0f", "+.1f",
+    ".0%"), ticks are at least one printed unit apart (no "1 2 2 3 3" from ticks at 1, 1.5, 2)."""
+    fixed = re.search(r"\.(\d+)([f%])$", axis.format)
+    if axis.scale != "linear" or not fixed:
+        return alt.Axis(format=no_exponent(axis.format))
+    step = 10.0 ** -int(fixed.group(1)) / (100 if fixed.group(2) == "%" else 1)
+    return alt.Axis(format=axis.format, tickMinStep=step)
+
+
+def _tooltip_format(fmt: str) -> str:
+    """A model value in a tooltip: three significant digits (not the axis's rounding), signed like the axis."""
+    sign = "+" if fmt.startswith("+") else ""
+    return sign + (".1~%" if fmt.endswith("%") else ",.3~r")
+
+
+def no_exponent(fmt: str) -> str:
+    """A d3 format that never prints an exponent: "g" (which prints 1000 as "1e+3") becomes "r",
+    the same significant digits in plain decimals."""
+    return re.sub(r"g$", "r", fmt)
 
 
 def _published_series(fig: Figure, exclude: list[str]) -> list[str]:
