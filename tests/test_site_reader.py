@@ -71,7 +71,7 @@ def test_phone_a_tap_on_a_published_point_shows_its_tooltip(site):
     ctx, page, _ = _open(site, "chapters/zhyperlink", **PHONE)
     try:
         chart = page.query_selector('.db2book-chart[data-figure="zhyperlink.cpu"]')
-        point = chart.query_selector("g.mark-symbol.role-mark path")
+        point = chart.query_selector("g.published_marks path")
         assert point, "the chart draws its published points"
         point.scroll_into_view_if_needed()
         box = point.bounding_box()
@@ -129,7 +129,7 @@ def test_every_chart_has_a_text_alternative_and_its_data(site, page_name):
             if chart.get_attribute("data-figure"):
                 # a figure with published points lists them, with their sources, in a table
                 pts = fig.query_selector("details.db2book-data")
-                has_points = chart.query_selector("g.mark-symbol.role-mark path") is not None
+                has_points = chart.query_selector("g.published_marks path") is not None
                 if has_points:
                     assert pts, f"{chart.get_attribute('data-figure')}: no data disclosure"
                     rows = pts.query_selector_all("tbody tr")

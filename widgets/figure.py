@@ -209,14 +209,14 @@ def _layers(fig: Figure, model_data, series_cols: list[str], filters: list[str])
     domain = series_cols + _published_series(fig, series_cols)
     spare = iter(c for c in FALLBACK_COLORS if c not in fig.colors.values())
     colors = [fig.colors.get(s) or next(spare) for s in domain]
-    color = alt.Color("series:N", title=None, legend=alt.Legend(orient="bottom"),
+    # two legends that show the marks drawn: the model's lines (or bars) by colour, and the
+    # published points by their shape (each point takes the colour of the line it belongs to)
+    color = alt.Color("series:N", title=None, legend=alt.Legend(orient="bottom", values=series_cols),
                       scale=alt.Scale(domain=domain, range=colors))
-    # one legend that shows the marks drawn: a line (or a bar's square) for each model series,
-    # the published points' own shape for each published series
-    model_symbol = "square" if fig.kind == "bar" else "stroke"
-    shape_scale = alt.Scale(domain=domain, range=[model_symbol] * len(series_cols) + [
-        PUBLISHED_SHAPES[i % len(PUBLISHED_SHAPES)] for i in range(len(domain) - len(series_cols))])
-    shape = alt.Shape("series:N", title=None, scale=shape_scale, legend=alt.Legend(orient="bottom"))
+    published = domain[len(series_cols):]
+    shape = alt.Shape("series:N", title=None, legend=alt.Legend(orient="bottom", symbolStrokeColor="black"),
+                      scale=alt.Scale(domain=published or ["-"],
+                                      range=[PUBLISHED_SHAPES[i % len(PUBLISHED_SHAPES)] for i in range(len(published) or 1)]))
     line = alt.Chart(model_data, name="model")
     for expr in filters:
         line = line.transform_filter(expr)
@@ -233,7 +233,7 @@ def _layers(fig: Figure, model_data, series_cols: list[str], filters: list[str])
         x=x_enc,
         y=alt.Y("y:Q", title=fig.y.title, scale=scale_y, axis=_axis(fig.y),
                 stack="zero" if fig.kind == "bar" else None),
-        color=color, shape=shape,
+        color=color,
         tooltip=[alt.Tooltip("series:N", title="model"),
                  alt.Tooltip("x:Q", title=fig.x.title, format=_tooltip_format(fig.x.format)),
                  alt.Tooltip("y:Q", title=fig.y.title, format=_tooltip_format(fig.y.format))],

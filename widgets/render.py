@@ -33,6 +33,15 @@ window.db2bookEmbed = window.db2bookEmbed || function (id, spec) {
                                        spec.config.legend || {});
     window.vegaEmbed('#' + id, spec, {actions: false, renderer: 'svg'}).then(function (result) {
       window.db2bookViews[id] = result.view;
+      // a phone has no hover: a tap on a mark replays as a pointer move, which shows its tooltip
+      el.addEventListener('pointerup', function (e) {
+        if (e.pointerType !== 'touch') return;
+        ['pointermove', 'mousemove'].forEach(function (type) {
+          var Ev = type === 'pointermove' ? PointerEvent : MouseEvent;
+          e.target.dispatchEvent(new Ev(type, {bubbles: true, clientX: e.clientX, clientY: e.clientY,
+                                               pointerType: 'mouse'}));
+        });
+      });
       el.setAttribute('data-rendered', 'true');
     }).catch(function (err) {
       el.textContent = 'This chart could not be drawn: ' + err;
