@@ -108,3 +108,4 @@ def test_pages_are_mended_for_console_and_screen_readers():
     assert fixed.count("THEBE_JS_URL") == 1 and fixed.count('src="a.js"') == 1
     assert 'aria-label="Search"' not in fixed and 'aria-label="Toggle hidden content"' not in fixed
     assert '<div class="citation" id="id2" role="listitem">' in fixed
+    assert offline_assets.fix_page("<pre>x</pre>") == '<pre tabindex="0">x</pre>'

@@ -116,7 +116,7 @@ def test_every_slider_moves_its_chart_to_the_models_values(site, page_name):
                 # back to the default, so each slider is tested with the others at their defaults
                 # (a slider may rightly do nothing at another's extreme, e.g. threads at 2 engines).
                 # The calibrated default need not be a round step of the slider, so set the signal.
-                page.evaluate("([id, n, v]) => window.db2bookViews[id].signal(n, v).runAsync()",
+                page.evaluate("([id, n, v]) => window.db2bookViews[id].signal(n, v).runAsync().then(() => true)",
                               [chart_id, param.name, float(param.default)])
                 setting[param.name] = param.default
                 page.wait_for_function(

@@ -133,7 +133,7 @@ def test_every_chart_has_a_text_alternative_and_its_data(site, page_name):
                 if has_points:
                     assert pts, f"{chart.get_attribute('data-figure')}: no data disclosure"
                     rows = pts.query_selector_all("tbody tr")
-                    assert rows and all(r.query_selector_all("td")[-1].inner_text().strip() for r in rows)
+                    assert rows and all(r.query_selector_all("td")[-1].text_content().strip() for r in rows)
         # no chart cell's code on the static page: the chart is the output, the notebook keeps the code
         code = [c.inner_text() for c in page.query_selector_all(".cell_input")]
         assert not [c for c in code if c.strip().startswith("static_chart(")], "a one-line chart cell shows its code"

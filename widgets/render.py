@@ -33,6 +33,12 @@ window.db2bookEmbed = window.db2bookEmbed || function (id, spec) {
                                        spec.config.legend || {});
     window.vegaEmbed('#' + id, spec, {actions: false, renderer: 'svg'}).then(function (result) {
       window.db2bookViews[id] = result.view;
+      // the chart's text alternative: the picture is one image named by its description
+      var svg = el.querySelector('svg');
+      if (svg && spec.description) {
+        svg.setAttribute('role', 'img');
+        svg.setAttribute('aria-label', spec.description);
+      }
       // a phone has no hover: a tap on a mark replays as a pointer move, which shows its tooltip
       el.addEventListener('pointerup', function (e) {
         if (e.pointerType !== 'touch') return;

@@ -140,6 +140,7 @@ table.db2book-table td.text { text-align: left; min-width: 6em; max-width: 32em;
 table.db2book-table thead th { text-align: left; vertical-align: bottom; }
 p.db2book-table-note { font-size: 0.85rem; color: #3d3d3d; margin: 0.2em 0; }
 .cell_output table td, .cell_output table th { white-space: normal; }
+div.cell_output pre { white-space: pre-wrap; overflow-wrap: anywhere; }
 
 /* The glossary's A-Z line. */
 nav.db2book-az { display: flex; flex-wrap: wrap; gap: 0.2em 0.6em; margin: 0.5em 0 1em; font-weight: 600; }
@@ -217,13 +218,15 @@ def fix_page(text: str) -> str:
     * script tags registered twice are kept once (the THEBE_JS_URL console error);
     * the search button and the "Show code cell source" toggles are named by the text they
       show, not by a different ``aria-label`` (axe: label-content-name-mismatch);
-    * bibliography entries are list items of the citation list (axe: aria-required-children).
+    * bibliography entries are list items of the citation list (axe: aria-required-children);
+    * a code block can take the keyboard focus, so a reader can scroll it (axe: scrollable-region-focusable).
     """
     text = FONTAWESOME_JS.sub("", text)
     text = _drop_repeated_scripts(text)
     text = SEARCH_BUTTON_LABEL.sub(r"\1", text)
     text = TOGGLE_SUMMARY_LABEL.sub("<summary>", text)
     text = CITATION_ROLE.sub(r'\1 role="listitem"', text)
+    text = text.replace("<pre>", '<pre tabindex="0">')  # a code block that scrolls is reachable by keyboard
     return text
 
 
