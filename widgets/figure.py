@@ -209,12 +209,12 @@ def _layers(fig: Figure, model_data, series_cols: list[str], filters: list[str])
     domain = series_cols + _published_series(fig, series_cols)
     spare = iter(c for c in FALLBACK_COLORS if c not in fig.colors.values())
     colors = [fig.colors.get(s) or next(spare) for s in domain]
-    # two legends that show the marks drawn: the model's lines (or bars) by colour, and the
-    # published points by their shape (each point takes the colour of the line it belongs to)
+    # two legends that show the marks drawn: the model's lines (or bars) by colour, below, and the
+    # published points by their shape, above (each point takes the colour of the line it belongs to)
     color = alt.Color("series:N", title=None, legend=alt.Legend(orient="bottom", values=series_cols),
                       scale=alt.Scale(domain=domain, range=colors))
     published = domain[len(series_cols):]
-    shape = alt.Shape("series:N", title=None, legend=alt.Legend(orient="bottom", symbolStrokeColor="black"),
+    shape = alt.Shape("series:N", title=None, legend=alt.Legend(orient="top", symbolStrokeColor="black"),
                       scale=alt.Scale(domain=published or ["-"],
                                       range=[PUBLISHED_SHAPES[i % len(PUBLISHED_SHAPES)] for i in range(len(published) or 1)]))
     line = alt.Chart(model_data, name="model")
@@ -303,10 +303,10 @@ def _axis(axis: Axis) -> alt.Axis:
     """An axis whose ticks never repeat a label: with a fixed-decimals format (".0f", "+.1f",
     ".0%"), ticks are at least one printed unit apart (no "1 2 2 3 3" from ticks at 1, 1.5, 2)."""
     fixed = re.search(r"\.(\d+)([f%])$", axis.format)
-    if axis.scale != "linear" or not fixed:
-        return alt.Axis(format=no_exponent(axis.format))
+    if axis.scale != "linear" or not fixed:  # on a narrow chart, labels that would overlap are dropped
+        return alt.Axis(format=no_exponent(axis.format), labelOverlap="greedy", labelSeparation=4)
     step = 10.0 ** -int(fixed.group(1)) / (100 if fixed.group(2) == "%" else 1)
-    return alt.Axis(format=axis.format, tickMinStep=step)
+    return alt.Axis(format=axis.format, tickMinStep=step, labelOverlap="greedy", labelSeparation=4)
 
 
 def _tooltip_format(fmt: str) -> str:
