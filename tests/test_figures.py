@@ -122,3 +122,36 @@ def test_series_names_that_vega_would_misread_are_refused():
     with pytest.raises(ValueError, match="rename them"):
         grid_table(bad)
     REGISTRY.pop(bad.key)
+
+
+@pytest.mark.parametrize("name", ["background", "width", "height", "padding", "autosize", "cursor", "datum"])
+def test_a_param_named_like_a_vega_builtin_signal_is_refused(name):
+    # a slider param named `background` set the chart's background colour: the chart went black
+    with pytest.raises(ValueError, match=f"Param name '{name}' shadows a Vega built-in signal"):
+        Param(name, "a", "", 0, 1, 0.5, 0.1, 0.5)
+
+
+def test_no_declared_slider_shadows_a_vega_builtin_signal():
+    from widgets.figure import VEGA_RESERVED_NAMES
+
+    names = {p.name for fig in ALL_FIGURES for p in fig.all_params}
+    assert names and not names & VEGA_RESERVED_NAMES
+
+
+@pytest.mark.parametrize("fig", ALL_FIGURES, ids=lambda f: f.key)
+def test_static_sliders_sit_on_round_values_and_the_calibrated_default(fig):
+    for p in fig.params:
+        values = p.static_values()
+        assert p.default in values, (fig.key, p.name)  # the page opens at exactly the fitted value
+        others = values[values != p.default]
+        k = others / p.static_step
+        assert np.allclose(k, np.round(k), atol=1e-6), (fig.key, p.name, others)  # round multiples of the step
+        first, last = p.static_range()
+        spec = static_chart(fig).to_dict()
+        bind = next(q["bind"] for q in spec["params"] if q["name"] == p.name)
+        assert bind["min"] == first and bind["step"] == p.static_step
+
+
+def test_the_exponent_an_exercise_names_is_on_the_static_slider():
+    # chapter 1 asks the reader to "set the exponent to 1"
+    assert 1.0 in F.EXPONENT.static_values()

@@ -30,8 +30,8 @@ CHROMIUM = os.environ.get("DB2BOOK_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
-#: Console errors that Jupyter Book 1.x pages always print and that break nothing, by name.
-KNOWN_HARMLESS = ("Identifier 'THEBE_JS_URL' has already been declared",)
+#: axe-core, installed from npm by `make node` (package-lock.json pins it).
+AXE_JS = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
 #: JavaScript: for every chart on the page, the data items of its "model" marks.
 JS_MODEL_MARKS = """
@@ -121,9 +121,25 @@ class RequestLog:
         return bad
 
     def errors(self) -> list[str]:
-        """Console and page errors, minus the named harmless ones."""
-        return [e for e in self.console_errors + self.page_errors
-                if not any(k in e for k in KNOWN_HARMLESS)]
+        """Every console and page error (none is allowed)."""
+        return self.console_errors + self.page_errors
+
+
+#: JavaScript: true when every chart on the page has drawn.
+JS_CHARTS_DRAWN = "() => [...document.querySelectorAll('.db2book-chart')].every(e => e.dataset.rendered === 'true')"
+
+
+def open_page(b, url: str, timeout_ms: float = 30_000, **context):
+    """Open ``url`` in a fresh browser context (``context``: viewport, touch...) and wait for its charts.
+
+    Returns ``(context, page, log)``; close the context when done.
+    """
+    ctx = b.new_context(**context)
+    page = ctx.new_page()
+    log = RequestLog(page)
+    page.goto(url, wait_until="networkidle")
+    page.wait_for_function(JS_CHARTS_DRAWN, timeout=timeout_ms)
+    return ctx, page, log
 
 
 def free_port() -> int:

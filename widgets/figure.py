@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
@@ -32,7 +33,16 @@ RENDERER = _render.enable()
 SIGNIFICANT_DIGITS = 4  # what the page carries; the tests compare at this precision
 MAX_STATIC_ROWS = 2500
 WIDTH, HEIGHT = 520, 300
+PUBLISHED_SHAPES = ("square", "triangle-up", "diamond", "circle", "cross", "triangle-down")
 FALLBACK_COLORS = ("#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2", "#b279a2", "#9d755d", "#bab0ac")
+
+#: Names a slider param must not take: Vega's built-in signals (a param named ``background`` sets
+#: the chart's background colour from the slider: the chart turns black) and the names Vega's
+#: expression language reserves. Checked when a :class:`Param` is declared, so a build fails early.
+VEGA_RESERVED_NAMES = frozenset({
+    "background", "width", "height", "padding", "autosize", "cursor", "config", "view", "events", "description",
+    "title", "datum", "event", "item", "parent", "group", "this", "undefined", "NaN", "Infinity",
+})
 
 #: Every declared figure by its qualified name ``"<study>.<figure>"``; tests use it to compare
 #: what the browser shows with the Python model.
@@ -44,8 +54,9 @@ class Param:
     """A model parameter that a reader can move.
 
     ``step`` is the live slider's step (fine); ``static_step`` the static page's (coarse: the
-    page carries a precomputed grid). The static grid is anchored on ``default`` so that the
-    page opens at exactly the calibrated setting.
+    page carries a precomputed grid). The static grid is the round multiples of ``static_step``
+    plus the calibrated ``default`` itself, so the page opens at exactly the calibrated setting
+    and every other position is a round number.
     """
 
     name: str
@@ -61,23 +72,49 @@ class Param:
     static_max: float | None = None
 
     def __post_init__(self):
+        if self.name in VEGA_RESERVED_NAMES or self.name.startswith("vega") or not self.name.isidentifier():
+            raise ValueError(
+                f"Param name {self.name!r} shadows a Vega built-in signal or is not an identifier; "
+                f"rename it (reserved: {', '.join(sorted(VEGA_RESERVED_NAMES))})")
         if not (self.min <= self.default <= self.max):
             raise ValueError(f"Param {self.name}: default {self.default} outside [{self.min}, {self.max}]")
         if self.step <= 0 or self.static_step <= 0:
             raise ValueError(f"Param {self.name}: steps must be positive")
+        first = self.static_range()[0]
+        if abs(first / self.static_step - round(first / self.static_step)) > 1e-6:
+            # the slider counts its steps from its minimum: an off-grid minimum makes every position odd
+            raise ValueError(f"Param {self.name}: the static slider would start at the default {self.default}, "
+                             f"below its first multiple of {self.static_step}; lower static_min or min")
 
-    def static_values(self) -> np.ndarray:
-        """The grid the static page carries: ``default + k * static_step`` inside [min, max]."""
+    def static_range(self) -> tuple[float, float]:
+        """The static slider's ends: the round multiples of ``static_step`` inside [min, max]
+        (and the static_min/static_max narrowing), widened to include the default."""
         low = self.min if self.static_min is None else max(self.min, self.static_min)
         high = self.max if self.static_max is None else min(self.max, self.static_max)
-        below = math.floor((self.default - low) / self.static_step + 1e-9)
-        above = math.floor((high - self.default) / self.static_step + 1e-9)
-        ks = np.arange(-below, above + 1)
-        return np.round(self.default + ks * self.static_step, 10)
+        first = math.ceil(low / self.static_step - 1e-9) * self.static_step
+        last = math.floor(high / self.static_step + 1e-9) * self.static_step
+        return round(min(first, self.default), 10), round(max(last, self.default), 10)
+
+    def static_values(self) -> np.ndarray:
+        """The grid the static page carries: the round multiples of ``static_step`` in
+        :meth:`static_range`, and the calibrated default exactly (the page opens there)."""
+        first, last = self.static_range()
+        ks = np.arange(math.ceil(first / self.static_step - 1e-9), math.floor(last / self.static_step + 1e-9) + 1)
+        return np.unique(np.round(np.append(ks * self.static_step, self.default), 10))
+
+    def static_tolerance(self) -> float:
+        """Half the smallest gap between two grid values: how near a slider value picks a grid row."""
+        values = self.static_values()
+        return float(np.diff(values).min()) / 2 if len(values) > 1 else self.static_step / 2
 
     @property
     def title(self) -> str:
-        return f"{self.label} ({self.unit})" if self.unit else self.label
+        """The slider's label with its unit: "Cache-miss read (µs, assumed)"."""
+        if not self.unit:
+            return self.label
+        if self.label.endswith(")"):  # "Extra wait (elapsed only)" + unit: one bracket, not two
+            return f"{self.label[:-1]}, {self.unit})"
+        return f"{self.label} ({self.unit})"
 
 
 @dataclass(frozen=True)
@@ -178,8 +215,14 @@ def _layers(fig: Figure, model_data, series_cols: list[str], filters: list[str])
     domain = series_cols + _published_series(fig, series_cols)
     spare = iter(c for c in FALLBACK_COLORS if c not in fig.colors.values())
     colors = [fig.colors.get(s) or next(spare) for s in domain]
-    color = alt.Color("series:N", title=None, legend=alt.Legend(orient="bottom", columns=3),
+    # two legends that show the marks drawn: the model's lines (or bars) by colour, below, and the
+    # published points by their shape, above (each point takes the colour of the line it belongs to)
+    color = alt.Color("series:N", title=None, legend=alt.Legend(orient="bottom", values=series_cols),
                       scale=alt.Scale(domain=domain, range=colors))
+    published = domain[len(series_cols):]
+    shape = alt.Shape("series:N", title=None, legend=alt.Legend(orient="top", symbolStrokeColor="black"),
+                      scale=alt.Scale(domain=published or ["-"],
+                                      range=[PUBLISHED_SHAPES[i % len(PUBLISHED_SHAPES)] for i in range(len(published) or 1)]))
     line = alt.Chart(model_data, name="model")
     for expr in filters:
         line = line.transform_filter(expr)
@@ -189,17 +232,20 @@ def _layers(fig: Figure, model_data, series_cols: list[str], filters: list[str])
         mark = {"type": "bar", "width": {"band": 0.6}}
         x_pts = "x:O"
     else:
-        x_enc = alt.X("x:Q", title=fig.x.title, scale=scale_x, axis=alt.Axis(format=fig.x.format))
+        x_enc = alt.X("x:Q", title=fig.x.title, scale=scale_x, axis=_axis(fig.x))
         mark = {"type": "line", "strokeWidth": 2.5}
         x_pts = "x:Q"
     line = line.transform_fold(series_cols, as_=["series", "y"]).mark_line().encode(
         x=x_enc,
-        y=alt.Y("y:Q", title=fig.y.title, scale=scale_y, axis=alt.Axis(format=fig.y.format),
+        y=alt.Y("y:Q", title=fig.y.title, scale=scale_y, axis=_axis(fig.y),
                 stack="zero" if fig.kind == "bar" else None),
         color=color,
-        tooltip=[alt.Tooltip("series:N", title="model"), alt.Tooltip("x:Q", title=fig.x.title, format=fig.x.format),
-                 alt.Tooltip("y:Q", title=fig.y.title, format=fig.y.format)],
+        tooltip=[alt.Tooltip("series:N", title="model"),
+                 alt.Tooltip("x:Q", title=fig.x.title, format=_tooltip_format(fig.x.format)),
+                 alt.Tooltip("y:Q", title=fig.y.title, format=_tooltip_format(fig.y.format))],
     )
+    if fig.kind == "bar" and fig.y.scale == "linear":
+        mark["clip"] = True  # a y scale that does not start at zero must not let bars run over the axis
     line.mark = mark
     layers = [line]
     if fig.marks is not None and len(fig.marks):
@@ -210,27 +256,75 @@ def _layers(fig: Figure, model_data, series_cols: list[str], filters: list[str])
             label_y="4 + 13 * (datum.row - 1)").mark_text(align="left", dx=4, fontSize=11, color="#333").encode(
             text="label:N", y=alt.Y("label_y:Q", scale=None)))
     if fig.published is not None and len(fig.published):
-        pts = alt.Chart(fig.published, name="published").mark_point(filled=True, size=90, opacity=0.95,
-                                                                     stroke="black", strokeWidth=0.8).encode(
-            x=x_pts, y="y:Q", color=color, shape=alt.Shape("series:N", legend=None),
+        shown = published_points(fig)
+        # a point that belongs to a model line takes that line's colour; the legend keeps its shape
+        fill = alt.Color("colour_series:N", scale=alt.Scale(domain=domain, range=colors), legend=None)
+        pts = alt.Chart(shown, name="published").mark_point(filled=True, size=110, opacity=0.95,
+                                                            stroke="black", strokeWidth=0.8).encode(
+            x=x_pts, y="y:Q", color=fill, shape=shape,
             tooltip=[alt.Tooltip("series:N", title="published"), alt.Tooltip("condition:N", title="run"),
-                     alt.Tooltip("x:Q", title=fig.x.title, format=fig.x.format),
-                     alt.Tooltip("y:Q", title=fig.y.title, format=fig.y.format),
+                     alt.Tooltip("x_printed:N", title=fig.x.title),
+                     alt.Tooltip("y_printed:N", title=fig.y.title),
                      alt.Tooltip("source:N", title="source")],
         )
         layers.append(pts)
     subtitle = [fig.subtitle] if fig.subtitle else []
     what = "Bars" if fig.kind == "bar" else "Lines"
     if fig.published is not None and len(fig.published):
-        subtitle.append(f"{what}: model. Points: published values (hover for the source).")
+        subtitle.append(f"{what}: model. Points: published values (hover or tap for the source).")
     if fig.marks is not None and len(fig.marks):
-        subtitle.append("Dashed rules: values quoted in the source (hover for the line).")
+        subtitle.append("Dashed rules: values quoted in the source (hover or tap for the line).")
     if fig.reconstruction:
         subtitle.insert(0, "RECONSTRUCTION: the source prints no data for this figure.")
     return alt.layer(*layers).properties(
         width=WIDTH, height=HEIGHT,
         title=alt.TitleParams(fig.title, subtitle=subtitle, anchor="start"),
     )
+
+
+def printed_number(value: float) -> str:
+    """A published number as it reads in print: no binary noise, no exponent, thousands separated."""
+    value = float(value)
+    if value == int(value) and abs(value) < 1e15:
+        return f"{int(value):,}"
+    return f"{value:,.10g}"
+
+
+def published_points(fig: Figure) -> pd.DataFrame:
+    """The published points as drawn: ``x``, ``y``, their printed text, and the colour they take.
+
+    A published frame may carry a ``model_series`` column naming the model line a point belongs
+    to; the point is then drawn in that line's colour. Otherwise it keeps its own series' colour.
+    """
+    pts = fig.published.copy()
+    pts["x_printed"] = [printed_number(v) for v in pts["x"]] if fig.kind != "bar" else [
+        fig.x_labels[list(fig.x_values).index(v)] if v in list(fig.x_values) else printed_number(v) for v in pts["x"]]
+    pts["y_printed"] = [printed_number(v) for v in pts["y"]]
+    own = pts["model_series"] if "model_series" in pts else pd.Series([""] * len(pts), index=pts.index)
+    pts["colour_series"] = [m if isinstance(m, str) and m else s for m, s in zip(own, pts["series"])]
+    return pts
+
+
+def _axis(axis: Axis) -> alt.Axis:
+    """An axis whose ticks never repeat a label: with a fixed-decimals format (".0f", "+.1f",
+    ".0%"), ticks are at least one printed unit apart (no "1 2 2 3 3" from ticks at 1, 1.5, 2)."""
+    fixed = re.search(r"\.(\d+)([f%])$", axis.format)
+    if axis.scale != "linear" or not fixed:  # on a narrow chart, labels that would overlap are dropped
+        return alt.Axis(format=no_exponent(axis.format), labelOverlap="greedy", labelSeparation=4)
+    step = 10.0 ** -int(fixed.group(1)) / (100 if fixed.group(2) == "%" else 1)
+    return alt.Axis(format=axis.format, tickMinStep=step, labelOverlap="greedy", labelSeparation=4)
+
+
+def _tooltip_format(fmt: str) -> str:
+    """A model value in a tooltip: three significant digits (not the axis's rounding), signed like the axis."""
+    sign = "+" if fmt.startswith("+") else ""
+    return sign + (".1~%" if fmt.endswith("%") else ",.3~r")
+
+
+def no_exponent(fmt: str) -> str:
+    """A d3 format that never prints an exponent: "g" (which prints 1000 as "1e+3") becomes "r",
+    the same significant digits in plain decimals."""
+    return re.sub(r"g$", "r", fmt)
 
 
 def _published_series(fig: Figure, exclude: list[str]) -> list[str]:
@@ -247,12 +341,22 @@ def static_chart(fig: Figure) -> alt.LayerChart:
     data = alt.InlineData(values=csv, format=alt.DataFormat(type="csv", parse={c: "number" for c in table.columns}))
     sliders, filters = [], []
     for p in fig.params:
-        values = p.static_values()
+        first, last = p.static_range()
         sliders.append(alt.param(name=p.name, value=float(p.default), bind=alt.binding_range(
-            min=float(values[0]), max=float(values[-1]), step=p.static_step, name=p.title + " ")))
-        filters.append(f"abs(datum['{p.name}'] - {p.name}) < {p.static_step / 2!r}")
+            min=first, max=last, step=p.static_step, name=p.title + " ")))
+        filters.append(f"abs(datum['{p.name}'] - {p.name}) < {p.static_tolerance()!r}")
     chart = _layers(fig, data, series_cols, filters).add_params(*sliders)
-    return chart.properties(usermeta={"db2book": {"figure": fig.key}})
+    return chart.properties(usermeta={"db2book": {"figure": fig.key, **_disclosure(fig)}})
+
+
+def _disclosure(fig: Figure) -> dict:
+    """The published points as a small table, for the chart's "data" disclosure on the static page."""
+    if fig.published is None or not len(fig.published):
+        return {}
+    pts = published_points(fig)
+    columns = ["Published series", "Run", fig.x.title, fig.y.title, "Source"]
+    rows = [[str(r.series), str(r.condition), r.x_printed, r.y_printed, str(r.source)] for r in pts.itertuples()]
+    return {"points": {"columns": columns, "rows": rows}}
 
 
 def chart_at(fig: Figure, **values: float) -> alt.LayerChart:

@@ -59,13 +59,40 @@ def _visit_inline_math(self, node):
 
 def _visit_block_math(self, node):
     if node.get("number"):
-        self.body.append(f'<div class="math notranslate math-numbered" id="{node["ids"][0] if node["ids"] else ""}">')
+        self.body.append(f'<div class="math notranslate math-numbered" tabindex="0" '
+                         f'id="{node["ids"][0] if node["ids"] else ""}">')
         self.body.append(f'<span class="eqno">({node["number"]})</span>')
     else:
-        self.body.append('<div class="math notranslate">')
+        self.body.append('<div class="math notranslate" tabindex="0">')
     self.body.append(_mathml(node.astext(), "block"))
     self.body.append("</div>\n")
     raise nodes.SkipNode
+
+
+_IMPORT = re.compile(r"^\s*(?:from\s+\S+\s+)?import\s|^\s*#")
+
+
+def _is_chart_call(code: str) -> bool:
+    """A cell that only imports and makes one chart: the chart is the point, the code is noise."""
+    statements = [line for line in code.splitlines() if line.strip() and not _IMPORT.match(line)]
+    return len(statements) == 1 and statements[0].rstrip().endswith(")")
+
+
+def _hide_chart_cells(app, doctree):
+    """Drop the input of every cell whose output is a chart and whose code is one call.
+
+    The notebook (and a reader who opens it) still has the cell; the static page shows the chart.
+    """
+    for cell in list(doctree.findall(nodes.container)):
+        if "cell" not in cell.get("classes", []):
+            continue
+        inputs = [c for c in cell.children if "cell_input" in c.get("classes", [])]
+        outputs = [c for c in cell.children if "cell_output" in c.get("classes", [])]
+        if len(inputs) != 1 or not outputs:
+            continue
+        drawn = any(CHART_MARKER in raw.astext() for out in outputs for raw in out.findall(nodes.raw))
+        if drawn and _is_chart_call(inputs[0].astext()):
+            cell.remove(inputs[0])
 
 
 def _config_inited(app, config):
@@ -75,16 +102,48 @@ def _config_inited(app, config):
 
 
 BOOK_CSS = """
-div.math { text-align: center; margin: 0.8em 0; overflow-x: auto; }
-div.math math[display="block"] { display: block; margin: 0 auto; font-size: 1.1em; }
-div.math-numbered { position: relative; }
+/* Display equations: centred when they fit, scrolled sideways inside their own box when not
+   (the theme lays div.math out right to left, which cut off an equation's left side on a phone). */
+div.math { display: flex; flex-direction: row; justify-content: flex-start; margin: 0.8em 0; overflow-x: auto; overflow-y: hidden; max-width: 100%; }
+div.math math[display="block"] { flex: none; margin: 0 auto; padding: 0.1em 0.3em; font-size: 1.1em; }
+div.math-numbered { position: relative; padding-right: 2.5em; }
 div.math-numbered .eqno { position: absolute; right: 0; top: 50%; transform: translateY(-50%); }
-.db2book-chart { margin: 1em 0; overflow-x: auto; }
-.cell_output table { font-size: 0.82rem; }
+
+/* Charts take the width they are given, down to a phone's; their titles are text that wraps. */
+figure.db2book-figure { margin: 1.4em 0; width: 100%; }
+.db2book-chart-title { font-weight: 600; margin: 0 0 0.15em; line-height: 1.3; }
+.db2book-chart-subtitle { font-size: 0.85rem; color: #3d3d3d; margin: 0; line-height: 1.35; }
+.db2book-chart { margin: 0.5em 0 0.3em; width: 100%; max-width: 100%; }
+.db2book-chart.vega-embed { display: block; width: 100%; }
+.db2book-chart svg { max-width: 100%; height: auto; }
 .db2book-chart .vega-bindings { font-size: 0.9rem; margin-top: 0.4em; }
-.db2book-chart .vega-bind { display: block; margin: 0.2em 0; }
-.db2book-chart .vega-bind-name { display: inline-block; min-width: 16em; }
-.db2book-chart .vega-bind input[type=range] { vertical-align: middle; width: 14em; }
+.db2book-chart .vega-bind { display: flex; flex-wrap: wrap; align-items: center; gap: 0.1em 0.7em; margin: 0.35em 0; }
+.db2book-chart .vega-bind-name { flex: 0 1 17em; }
+.db2book-chart .vega-bind input[type=range] { flex: 1 1 9em; min-width: 8em; max-width: 16em; margin: 0; }
+.db2book-chart .vega-bind .vega-bind-name + input + span, .db2book-chart .vega-bind span:last-child {
+  font-variant-numeric: tabular-nums; min-width: 4em; }
+details.db2book-data { font-size: 0.85rem; margin: 0.3em 0 0; }
+details.db2book-data summary { cursor: pointer; color: #1f4e79; }
+.db2book-data-scroll { overflow-x: auto; max-width: 100%; }
+details.db2book-data table { border-collapse: collapse; margin: 0.4em 0; }
+details.db2book-data th, details.db2book-data td { padding: 0.15em 0.6em; border-bottom: 1px solid #ddd;
+  text-align: left; vertical-align: top; }
+
+/* Tables as printed: text wraps in full, a wide table scrolls inside its own box. */
+.cell_output table { font-size: 0.82rem; }
+div.db2book-table { overflow-x: auto; max-width: 100%; margin: 0.4em 0 0.8em; }
+table.db2book-table { border-collapse: collapse; }
+table.db2book-table th, table.db2book-table td { padding: 0.2em 0.6em; border-bottom: 1px solid #ddd;
+  vertical-align: top; white-space: normal; }
+table.db2book-table td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+table.db2book-table td.text { text-align: left; min-width: 6em; max-width: 32em; overflow-wrap: anywhere; }
+table.db2book-table thead th { text-align: left; vertical-align: bottom; }
+p.db2book-table-note { font-size: 0.85rem; color: #3d3d3d; margin: 0.2em 0; }
+.cell_output table td, .cell_output table th { white-space: normal; }
+div.cell_output pre { white-space: pre-wrap; overflow-wrap: anywhere; }
+
+/* The glossary's A-Z line. */
+nav.db2book-az { display: flex; flex-wrap: wrap; gap: 0.2em 0.6em; margin: 0.5em 0 1em; font-weight: 600; }
 """
 
 
@@ -107,7 +166,7 @@ def _build_finished(app, exception):
     (static / "db2book.css").write_text(BOOK_CSS.lstrip(), encoding="utf-8")
     # pages without an icon link (the root redirect) make browsers ask for /favicon.ico
     (Path(app.outdir) / "favicon.ico").write_bytes(_favicon_ico())
-    _drop_fontawesome_js(Path(app.outdir))
+    _fix_pages(Path(app.outdir))
 
 
 def _favicon_ico(size: int = 16, rgb: tuple[int, int, int] = (0x1F, 0x4E, 0x79)) -> bytes:
@@ -126,17 +185,55 @@ def _favicon_ico(size: int = 16, rgb: tuple[int, int, int] = (0x1F, 0x4E, 0x79))
 
 
 FONTAWESOME_JS = re.compile(r'<script defer src="[^"]*_static/scripts/fontawesome\.js[^"]*"></script>\n?')
+SEARCH_BUTTON_LABEL = re.compile(r'(<button class="[^"]*search-button__button[^"]*"[^>]*?) aria-label="Search"')
+TOGGLE_SUMMARY_LABEL = re.compile(r'<summary aria-label="Toggle hidden content">')
+CITATION_ROLE = re.compile(r'(<div class="citation" id="[^"]*") role="doc-biblioentry"')
+SCRIPT_LINE = re.compile(r"^\s*<script[^>]*>.*</script>\s*$")
 
 
-def _drop_fontawesome_js(outdir: Path) -> None:
-    """Remove the theme's 1.5 MB FontAwesome *script* from every page.
+def _drop_repeated_scripts(text: str) -> str:
+    """Keep the first of identical script tags in a page's head.
 
-    The theme also ships FontAwesome as a web font with its CSS, which draws the same icons;
-    the script only converts them to inline SVG. Dropping it cuts every first page load by 1.5 MB.
+    Jupyter Book 1.x registers sphinx-thebe and sphinx-togglebutton twice, so every page
+    declared ``const THEBE_JS_URL`` twice: a console error ("has already been declared").
     """
+    head_end = text.find("</head>")
+    if head_end < 0:
+        return text
+    seen, lines = set(), []
+    for line in text[:head_end].split("\n"):
+        if SCRIPT_LINE.match(line):
+            if line.strip() in seen:
+                continue
+            seen.add(line.strip())
+        lines.append(line)
+    return "\n".join(lines) + text[head_end:]
+
+
+def fix_page(text: str) -> str:
+    """One built page, mended for every reader (each fix is for a measured defect).
+
+    * the theme's 1.5 MB FontAwesome *script* goes: the theme also ships FontAwesome as a web
+      font with its CSS, which draws the same icons (the script only turns them into inline SVG);
+    * script tags registered twice are kept once (the THEBE_JS_URL console error);
+    * the search button and the "Show code cell source" toggles are named by the text they
+      show, not by a different ``aria-label`` (axe: label-content-name-mismatch);
+    * bibliography entries are list items of the citation list (axe: aria-required-children);
+    * a code block can take the keyboard focus, so a reader can scroll it (axe: scrollable-region-focusable).
+    """
+    text = FONTAWESOME_JS.sub("", text)
+    text = _drop_repeated_scripts(text)
+    text = SEARCH_BUTTON_LABEL.sub(r"\1", text)
+    text = TOGGLE_SUMMARY_LABEL.sub("<summary>", text)
+    text = CITATION_ROLE.sub(r'\1 role="listitem"', text)
+    text = text.replace("<pre>", '<pre tabindex="0">')  # a code block that scrolls is reachable by keyboard
+    return text
+
+
+def _fix_pages(outdir: Path) -> None:
     for page in outdir.rglob("*.html"):
         text = page.read_text(encoding="utf-8")
-        new = FONTAWESOME_JS.sub("", text)
+        new = fix_page(text)
         if new != text:
             page.write_text(new, encoding="utf-8")
 
@@ -145,6 +242,7 @@ def setup(app):
     app.add_html_math_renderer("mathml", (_visit_inline_math, None), (_visit_block_math, None))
     app.connect("config-inited", _config_inited)
     app.connect("builder-inited", _builder_inited)
+    app.connect("doctree-read", _hide_chart_cells)
     app.connect("html-page-context", _page_context)
     app.connect("build-finished", _build_finished)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -66,7 +66,7 @@ CPU_RATE = Param("sqldi_cpu_per_mword", "SQL DI CPU per million words", "min", 0
                       f"{CAL.sqldi_cpu_min_per_mword * CAL.sqldi_cpu_range[1]:.2f}")
 REPEAT = Param("repeat_share", "Share of new rows that repeat old values", "", 0.0, 0.99, H["repeat_share"], 0.001,
                0.1, help="beyond VIEW_4's 10.8 million rows; VIEW_5 implies the default")
-BETA = Param("beta", "Heaps exponent β", "", 0.3, 1.0, H["beta"], 0.001, 0.05, static_min=0.5,
+BETA = Param("beta", "Heaps exponent β", "", 0.3, 1.0, H["beta"], 0.001, 0.05, static_min=0.55,
              help="fitted on VIEW_1 to VIEW_4; K is refitted for each β")
 DISTINCT = Param("distinct_per_column", "Distinct values per added column", "values", 0, 50_000, round(D_FIT, 1), 0.1,
                  5000, static_max=45_000, help="Table 6-2's added columns bring about 27 each")

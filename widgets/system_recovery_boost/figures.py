@@ -198,7 +198,7 @@ CLEAR_TIME = _figure(
 
 # --- 4. closed loop: the same users, shorter elapsed time, more ETR -----------------------------
 
-USERS = np.arange(1.0, 401.0, 10.0)
+USERS = np.arange(1.0, 1202.0, 30.0)  # past both saturation points at the defaults (~500 and ~1,000 users)
 
 
 def closed_loop_curves(users, think_s, demand_ms):

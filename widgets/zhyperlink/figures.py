@@ -35,13 +35,13 @@ def path_with(**values) -> model.ReadPath:
 
 HIT = Param("hit_ratio", "Disk-cache hit ratio", "", 0.3, 1.0, A.hit_ratio, 0.01, 0.05, static_min=0.6,
             help="share of random reads found in the controller cache (the text: below 95%)")
-MISS = Param("t_miss_us", "Cache-miss read", "µs (assumed)", 300, 8000, A.t_miss_us, 10, 500, static_max=4000)
-ZHL = Param("t_zhl_us", "zHyperLink read", "µs (assumed)", 5, 200, A.t_zhl_us, 1, 10)
-TRY = Param("t_try_us", "Failed zHyperLink attempt", "µs (assumed)", 0, 1000, A.t_try_us, 1, 10)
+MISS = Param("t_miss_us", "Cache-miss read", "µs, assumed", 300, 8000, A.t_miss_us, 10, 500, static_max=4000)
+ZHL = Param("t_zhl_us", "zHyperLink read", "µs, assumed", 5, 200, A.t_zhl_us, 1, 10)
+TRY = Param("t_try_us", "Failed zHyperLink attempt", "µs, assumed", 0, 1000, A.t_try_us, 1, 10)
 READS = Param("reads", "Random reads per transaction", "reads", 1, 60, 28.0, 0.5, 8, static_max=52)
 BREAK_EVEN = Param("break_even_speed", "Break-even processor speed", "x the z14", 0.2, 0.95, 0.6, 0.01, 0.1,
                    help="speed at which spinning costs what the task switch did (ZR1 I06 < it < ZR1 Z06)")
-BACKGROUND = Param("background", "Task-switch cost with background work", "x clean", 1.0, 3.0, 1.5, 0.05, 0.25,
+BACKGROUND = Param("background_factor", "Task-switch cost with background work", "x clean", 1.0, 3.0, 1.5, 0.05, 0.25,
                    static_max=2.5, help="background work evicts the processor cache: switching costs more")
 DATABASE = Param("database_cut", "DATABASE option cut", "%", 0, 60, 25.9, 0.1, 5)
 LATCH_SHARE = Param("latch_share", "Latch wait share of latency", "", 0.0, 0.55, 0.29, 0.01, 0.05,
@@ -49,8 +49,10 @@ LATCH_SHARE = Param("latch_share", "Latch wait share of latency", "", 0.0, 0.55,
 SKEW = Param("skew", "Popularity skew", "", 0.3, 0.95, 0.7, 0.01, 0.1, static_min=0.5)
 
 
-def _point(run: str, metric: str, x: float, y: float, series: str, condition: str) -> dict:
-    return {"x": x, "y": y, "series": series, "condition": condition, "source": pub.cite(run, metric)}
+def _point(run: str, metric: str, x: float, y: float, series: str, condition: str, model_series: str = "") -> dict:
+    """A published point; ``model_series`` names the model line it belongs to (it takes that line's colour)."""
+    return {"x": x, "y": y, "series": series, "condition": condition, "source": pub.cite(run, metric),
+            "model_series": model_series}
 
 
 # --- 1. elapsed time against reads per transaction --------------------------------------------
@@ -106,12 +108,12 @@ def _cpu_shares(break_even_speed: float) -> tuple[float, float]:
     return spin, spin * break_even_speed
 
 
-def cpu_curves(speed, break_even_speed, background):
+def cpu_curves(speed, break_even_speed, background_factor):
     """CPU change (%) per transaction against processor speed (x the z14)."""
     spin, switch = _cpu_shares(break_even_speed)
     return {"10 GB pools (28 reads)": 100 * model.cpu_change(28, speed, spin, switch),
             "70 GB pools (7½ reads)": 100 * model.cpu_change(7.5, speed, spin, switch),
-            "10 GB pools, with background work": 100 * model.cpu_change(28, speed, spin, switch * background)}
+            "10 GB pools, with background work": 100 * model.cpu_change(28, speed, spin, switch * background_factor)}
 
 
 CPU = _figure(
@@ -120,11 +122,14 @@ CPU = _figure(
                                                                              format="+.0f"),
     np.round(np.arange(0.2, 1.41, 0.05), 2), cpu_curves, (BREAK_EVEN, BACKGROUND),
     published=pd.DataFrame([
-        _point("cpu_clean_lpar_10gb_pool", "cpu_change_pct", 1.0, 13.8, "published: CPU change (z14)", "10 GB, clean"),
-        _point("cpu_clean_lpar_70gb_pool", "cpu_change_pct", 1.0, 5.0, "published: CPU change (z14)", "70 GB, clean"),
-        _point("cpu_background_work", "cpu_change_low_pct", 1.0, 1.0, "published: CPU change (z14)", "background, low"),
+        _point("cpu_clean_lpar_10gb_pool", "cpu_change_pct", 1.0, 13.8, "published: CPU change (z14)", "10 GB, clean",
+               "10 GB pools (28 reads)"),
+        _point("cpu_clean_lpar_70gb_pool", "cpu_change_pct", 1.0, 5.0, "published: CPU change (z14)", "70 GB, clean",
+               "70 GB pools (7½ reads)"),
+        _point("cpu_background_work", "cpu_change_low_pct", 1.0, 1.0, "published: CPU change (z14)", "background, low",
+               "10 GB pools, with background work"),
         _point("cpu_background_work", "cpu_change_high_pct", 1.0, 3.4, "published: CPU change (z14)",
-               "background, high")]),
+               "background, high", "10 GB pools, with background work")]),
     subtitle="Change = n (spin x speed - switch). Fitted to +13.8% at 28 reads; 7.5 reads then gives 3.8%, not 5%.")
 
 # --- 4. combining the ZHYPERLINK options ------------------------------------------------------------

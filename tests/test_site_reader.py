@@ -1,0 +1,146 @@
+"""The built site as a reader meets it: on a phone, with a screen reader, reading its tables.
+
+Every page at phone size (390 x 844, touch): nothing wider than the screen, no equation cut off;
+a tap on a published point shows its tooltip. Every page at desktop size: no serious or critical
+axe-core violation, no table cell that prints ``NaN`` or ends in an ellipsis, and every chart has
+a text alternative and a "data" disclosure of the points it plots.
+"""
+from __future__ import annotations
+
+import pytest
+
+from tools.site import AXE_JS, ROOT, SITE, browser, open_page, serve
+
+from tests.test_site import CHAPTERS, PAGES
+
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(not (SITE / "index.html").exists(), reason="run `make book` first")]
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
+         "device_scale_factor": 2}
+
+
+@pytest.fixture(scope="module")
+def site():
+    with serve() as base, browser() as b:
+        yield base, b
+
+
+def _open(site, page_name, **context):
+    base, b = site
+    return open_page(b, f"{base}/{page_name}.html", **context)
+
+
+#: JavaScript: what sticks out of a phone's screen (charts, page) and equations cut off.
+JS_PHONE_FIT = """
+() => {
+  const vw = document.documentElement.clientWidth;
+  const wide = [];
+  for (const c of document.querySelectorAll('.db2book-chart')) {
+    const r = (c.querySelector('svg') || c).getBoundingClientRect();
+    if (r.width > vw + 0.5 || r.right > vw + 0.5 || r.left < -0.5) wide.push(c.dataset.figure || c.id);
+  }
+  const clipped = [];
+  for (const d of document.querySelectorAll('div.math')) {
+    const m = d.querySelector('math');
+    if (!m) continue;
+    const box = d.getBoundingClientRect(), eq = m.getBoundingClientRect();
+    const style = getComputedStyle(d);
+    const scrolls = ['auto', 'scroll'].includes(style.overflowX);
+    // the left edge must be in the box, and what does not fit must be reachable by scrolling
+    if (eq.left < box.left - 0.5 || (eq.right > box.right + 0.5 && !scrolls)) clipped.push(d.textContent.slice(0, 40));
+  }
+  return {wide, clipped, page: document.documentElement.scrollWidth, vw};
+}
+"""
+
+
+@pytest.mark.parametrize("page_name", PAGES)
+def test_phone_nothing_is_wider_than_the_screen(site, page_name):
+    ctx, page, log = _open(site, page_name, **PHONE)
+    try:
+        fit = page.evaluate(JS_PHONE_FIT)
+        assert not fit["wide"], f"charts wider than the {fit['vw']} px screen: {fit['wide']}"
+        assert not fit["clipped"], f"equations cut off: {fit['clipped']}"
+        assert fit["page"] <= fit["vw"], f"the page scrolls sideways: {fit['page']} px on a {fit['vw']} px screen"
+        assert not log.errors(), log.errors()
+    finally:
+        ctx.close()
+
+
+def test_phone_a_tap_on_a_published_point_shows_its_tooltip(site):
+    ctx, page, _ = _open(site, "chapters/zhyperlink", **PHONE)
+    try:
+        chart = page.query_selector('.db2book-chart[data-figure="zhyperlink.cpu"]')
+        point = chart.query_selector("g.published_marks path")
+        assert point, "the chart draws its published points"
+        point.scroll_into_view_if_needed()
+        box = point.bounding_box()
+        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_selector("#vg-tooltip-element.visible", timeout=5000)
+        text = page.inner_text("#vg-tooltip-element")
+        assert "source" in text and "Section 3.10" in text, text
+        assert "13.8" in text or "5" in text, text
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("page_name", PAGES)
+def test_no_serious_accessibility_violation(site, page_name):
+    ctx, page, _ = _open(site, page_name, viewport={"width": 1280, "height": 900})
+    try:
+        page.add_script_tag(content=AXE_JS.read_text(encoding="utf-8"))
+        result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+        bad = [f"{v['id']} ({v['impact']}, {len(v['nodes'])} nodes): {v['nodes'][0]['target']}"
+               for v in result["violations"] if v["impact"] in ("serious", "critical")]
+        assert not bad, bad
+    finally:
+        ctx.close()
+
+
+JS_TABLE_CELLS = """
+() => [...document.querySelectorAll('td, th')].map(c => c.innerText.trim()).filter(t => t.length)
+"""
+
+
+@pytest.mark.parametrize("page_name", PAGES)
+def test_no_table_cell_prints_nan_or_is_cut_off(site, page_name):
+    ctx, page, _ = _open(site, page_name, viewport={"width": 1280, "height": 900})
+    try:
+        cells = page.evaluate(JS_TABLE_CELLS)
+        nan = [c for c in cells if c.lower() in ("nan", "<na>", "nat")]
+        cut = [c for c in cells if c.endswith(("…", "..."))]
+        assert not nan, f"{len(nan)} cells print NaN"
+        assert not cut, f"{len(cut)} cells are cut off, e.g. {cut[:3]}"
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("page_name", list(CHAPTERS))
+def test_every_chart_has_a_text_alternative_and_its_data(site, page_name):
+    ctx, page, _ = _open(site, page_name, viewport={"width": 1280, "height": 900})
+    try:
+        figures = page.query_selector_all("figure.db2book-figure")
+        assert len(figures) >= CHAPTERS[page_name]
+        for fig in figures:
+            chart = fig.query_selector(".db2book-chart")
+            label = chart.query_selector("svg").get_attribute("aria-label") or ""
+            assert len(label) > 20, f"{chart.get_attribute('data-figure')}: the chart's SVG has no description"
+            assert fig.query_selector(".db2book-chart-title"), "the chart's title is text on the page"
+            if chart.get_attribute("data-figure"):
+                # a figure with published points lists them, with their sources, in a table
+                pts = fig.query_selector("details.db2book-data")
+                has_points = chart.query_selector("g.published_marks path") is not None
+                if has_points:
+                    assert pts, f"{chart.get_attribute('data-figure')}: no data disclosure"
+                    rows = pts.query_selector_all("tbody tr")
+                    assert rows and all(r.query_selector_all("td")[-1].text_content().strip() for r in rows)
+        # no chart cell's code on the static page: the chart is the output, the notebook keeps the code
+        code = [c.inner_text() for c in page.query_selector_all(".cell_input")]
+        assert not [c for c in code if c.strip().startswith("static_chart(")], "a one-line chart cell shows its code"
+    finally:
+        ctx.close()
+
+
+def test_node_axe_core_is_installed_by_the_project():
+    assert AXE_JS.exists(), "run `make node` (npm ci installs axe-core from package-lock.json)"
+    assert AXE_JS.is_relative_to(ROOT)
