@@ -10,12 +10,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from tools import seeds
 from widgets.data import DataError, data_dir, flagged, load_long, printed_table, sources, wide
 
 STUDY = "large_memory"
-_SEEDS = [Path(__file__).resolve().parents[2] / "shared" / "seeds", Path("/work/shared/seeds")]
-SEED = next((p / "000_146de95091e26057.txt" for p in _SEEDS if (p / "000_146de95091e26057.txt").exists()),
-            _SEEDS[0] / "000_146de95091e26057.txt")
+SEED_NAME = "000_146de95091e26057.txt"
+SEED = seeds.path(SEED_NAME)
+NO_SEED = seeds.missing_reason(SEED_NAME)
 SRC = sources(STUDY)
 LONG_FILES = [f for f in SRC["file"] if not f.startswith(("t01", "t02", "t03"))]
 IMPROVEMENT_FILES = [f for f in LONG_FILES if re.search(r"improvements|summary", f)]
@@ -40,7 +41,7 @@ def test_long_table_loads_and_keeps_printed_text(filename):
             f"{filename} line {row.csv_line}: printed {row.printed!r} vs value {row.value}"
 
 
-@pytest.mark.skipif(not SEED.exists(), reason="source text not on this machine")
+@pytest.mark.skipif(NO_SEED is not None, reason=NO_SEED or "")
 @pytest.mark.parametrize("filename", LONG_FILES)
 def test_printed_cells_appear_on_their_cited_source_line(filename):
     lines = SEED.read_text(encoding="utf-8").splitlines()

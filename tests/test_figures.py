@@ -6,6 +6,7 @@ import json
 import numpy as np
 import pytest
 
+from widgets.data import reader_facing
 from widgets.explorer import Explorer
 from widgets.figure import REGISTRY, SIGNIFICANT_DIGITS, Axis, Figure, Param, grid_table, static_chart
 from widgets.large_memory import figures as F
@@ -46,15 +47,15 @@ def test_static_chart_is_small_and_carries_its_sliders(fig):
 @pytest.mark.parametrize("fig", ALL_FIGURES, ids=lambda f: f.key)
 def test_published_points_name_their_source(fig):
     if fig.reconstruction:  # no published data: the quoted times carry the sources instead
-        assert fig.marks is None or fig.marks["source"].str.contains("line").all()
+        assert fig.marks is None or fig.marks["source"].map(reader_facing).all(), list(fig.marks["source"])
         return
     pts = fig.published
     if pts is None:
         pytest.skip("a model-only figure (no published counterpart)")
     assert len(pts) > 0
     # a Redbook or brief cites its tables and figures; the slide deck its screens and slides
-    assert pts["source"].str.contains(r"(?:Table|Figure|Sections?) [\d.-]+|screen|[Ss]lide").all()
-    assert pts["source"].str.contains("line").all()
+    assert pts["source"].str.contains(r"(?:Table|Figure) [\d.-]+|§[\d.]+|screen|[Ss]lide").all()
+    assert pts["source"].map(reader_facing).all(), list(pts["source"])  # the document's coordinates, no line
     assert np.isfinite(pts[["x", "y"]].to_numpy(dtype=float)).all()
 
 

@@ -18,16 +18,16 @@ from __future__ import annotations
 import csv
 import math
 import re
-from pathlib import Path
 
 import pytest
 
+from tools import seeds
 from widgets.data import data_dir, flagged, load_long, printed_table, sources, wide
 
 STUDY = "hit_ratio_dead"
 SEED_NAME = "002_0dd9d95ee22b6422.txt"
-_SEEDS = [Path(__file__).resolve().parents[2] / "shared" / "seeds", Path("/work/shared/seeds")]
-SEED = next((p / SEED_NAME for p in _SEEDS if (p / SEED_NAME).exists()), _SEEDS[-1] / SEED_NAME)
+SEED = seeds.path(SEED_NAME)
+NO_SEED = seeds.missing_reason(SEED_NAME)
 SRC = sources(STUDY)
 FILES = list(SRC["file"])
 SCREENS = [f for f in FILES if f.startswith("pool_info_")]
@@ -74,7 +74,7 @@ def test_every_csv_in_the_folder_has_a_provenance_row():
 def test_file_loads_with_provenance_and_unique_cells(filename):
     frame = load_long(STUDY, filename)
     row = SRC[SRC["file"] == filename].iloc[0]
-    assert row["document"].startswith(SEED_NAME) and row["table"].strip() and row["caption"].strip()
+    assert row["seed"] == SEED_NAME and row["table"].strip() and row["caption"].strip()
     lo, hi = (int(x) for x in row["lines"].split("-"))
     assert frame["line"].between(lo, hi).all(), frame.loc[~frame["line"].between(lo, hi), ["run_id", "metric", "line"]]
     assert not frame.duplicated(["run_id", "metric"]).any()
@@ -98,7 +98,7 @@ def test_unflagged_table_cells_keep_the_printed_digits(filename):
 # --- (b) printed text is on its cited line --------------------------------------------------------------
 
 
-@pytest.mark.skipif(not SEED.exists(), reason="source text not on this machine")
+@pytest.mark.skipif(NO_SEED is not None, reason=NO_SEED or "")
 @pytest.mark.parametrize("filename", FILES)
 def test_printed_text_appears_on_its_source_line(filename):
     lines = SEED.read_text(encoding="utf-8").splitlines()
@@ -113,7 +113,7 @@ def test_printed_text_appears_on_its_source_line(filename):
     assert checked > 0
 
 
-@pytest.mark.skipif(not SEED.exists(), reason="source text not on this machine")
+@pytest.mark.skipif(NO_SEED is not None, reason=NO_SEED or "")
 def test_reconstructed_cells_still_cite_the_garbled_text():
     lines = SEED.read_text(encoding="utf-8").splitlines()
     flags = flagged(STUDY)

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from widgets import ledger
+from widgets.data import documents
 from widgets.large_memory import calibration, fidelity
 
 KEYS = {"chapter", "source", "quantity", "condition", "published", "model", "rel_error", "tolerance", "passed"}
@@ -21,9 +22,10 @@ def test_every_row_is_within_its_tolerance():
     assert not bad, bad
 
 
-def test_rows_cite_table_or_figure_and_line():
+def test_rows_cite_the_documents_own_coordinates():
     for r in ledger.rows():
-        assert any(k in r.source for k in ("Table", "Figure", "Section", "screen", "slide")) and "line" in r.source, r.source
+        assert any(k in r.source for k in ("Table", "Figure", "§", "chapter", "Appendix", "screen", "slide", "Prose")), r.source
+        assert r.source.startswith(tuple(documents()["cite_as"])), r.source  # no line: tests/test_standalone.py
 
 
 def test_json_contract():

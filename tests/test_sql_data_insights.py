@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from widgets.data import reader_facing
 from widgets.explorer import Explorer
 from widgets.figure import REGISTRY, SIGNIFICANT_DIGITS, grid_table, static_chart
 from widgets.sql_data_insights import exercises, fidelity, miniature, model
@@ -209,11 +210,11 @@ def test_static_chart_is_small_and_registered(fig):
     assert [p["name"] for p in spec["params"]] == [p.name for p in fig.params]
     assert REGISTRY[fig.key] is fig
     if fig.reconstruction:
-        assert fig.marks["source"].str.contains("line").all()
+        assert fig.marks["source"].map(reader_facing).all()
     else:
         pts = fig.published
-        assert pts["source"].str.contains(r"(?:Table|Figure|Sections?) [\d.-]+").all()
-        assert pts["source"].str.contains("line").all()
+        assert pts["source"].str.contains(r"(?:Table|Figure) [\d.-]+|§[\d.]+").all()
+        assert pts["source"].map(reader_facing).all()
         assert np.isfinite(pts[["x", "y"]].to_numpy(dtype=float)).all()
 
 
@@ -241,9 +242,9 @@ def test_every_ledger_row_passes():
     assert not failed, failed
 
 
-def test_rows_cite_table_or_section_and_line():
+def test_rows_cite_table_or_section_and_no_line():
     for r in fidelity.ledger_rows():
-        assert any(k in r.source for k in ("Table", "Figure", "Section")) and "line" in r.source, r.source
+        assert any(k in r.source for k in ("Table", "Figure", "§", "Appendix")) and reader_facing(r.source), r.source
 
 
 def test_every_prediction_lands_in_the_ledger_or_the_misses():

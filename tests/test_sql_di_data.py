@@ -5,17 +5,17 @@ import csv
 import math
 import re
 from decimal import Decimal
-from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from widgets.data import LONG_COLUMNS, data_dir, flagged, load_long, sources, wide
+from tools import seeds
+from widgets.data import LONG_COLUMNS, data_dir, documents, flagged, load_long, sources, wide
 
 STUDY = "sql_data_insights"
 SEED_NAME = "004_f768f5134630e6bd.txt"
-_SEEDS = [Path(__file__).resolve().parents[2] / "shared" / "seeds", Path("/work/shared/seeds")]
-SEED = next((p / SEED_NAME for p in _SEEDS if (p / SEED_NAME).exists()), _SEEDS[0] / SEED_NAME)
+SEED = seeds.path(SEED_NAME)
+NO_SEED = seeds.missing_reason(SEED_NAME)
 FOLDER = data_dir() / STUDY
 SRC = sources(STUDY)
 
@@ -75,7 +75,7 @@ def test_every_csv_in_the_folder_has_a_provenance_row_and_back():
     assert on_disk == set(SRC["file"])
     assert (FOLDER / "README.md").is_file()
     for row in SRC.itertuples():
-        assert row.document.startswith(SEED_NAME) and "SG24-8536" in row.document
+        assert row.seed == SEED_NAME and "SG24-8536" in documents().loc[row.seed, "document"]
         assert row.table and row.caption and row.page
         lo, hi = _range(row.file)
         assert lo < hi
@@ -115,7 +115,7 @@ def test_the_expected_tables_and_files_are_there():
 # --- printed text is on its line ------------------------------------------------------------------
 
 
-@pytest.mark.skipif(not SEED.exists(), reason="source text not on this machine")
+@pytest.mark.skipif(NO_SEED is not None, reason=NO_SEED or "")
 @pytest.mark.parametrize("filename", LONG_FILES)
 def test_printed_text_appears_on_or_next_to_its_cited_line(filename):
     lines = _lines()
@@ -126,7 +126,7 @@ def test_printed_text_appears_on_or_next_to_its_cited_line(filename):
         assert row.printed in window, f"{filename} csv line {row.csv_line}: {row.printed!r} not near line {row.line}"
 
 
-@pytest.mark.skipif(not SEED.exists(), reason="source text not on this machine")
+@pytest.mark.skipif(NO_SEED is not None, reason=NO_SEED or "")
 def test_reference_files_point_at_their_source_lines():
     lines = _lines()
     queries = pd.read_csv(FOLDER / "b_queries.csv", dtype=str, keep_default_na=False)

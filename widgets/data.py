@@ -1,7 +1,10 @@
 """Loading the published tables in ``data/`` and checking them on the way in.
 
 Each study has a folder ``data/<study>/`` of tidy CSV files and a ``sources.csv`` naming, for
-each file, the document, table, page and line range it was transcribed from. Numeric tables are
+each file, the source text it was transcribed from (``seed``, a file name; ``data/documents.csv``
+names the published document behind it), the document's own table, page, and the line range of
+the text (for maintainers). ``data/sections.csv`` maps a line of a text to the document's own
+section, so that a citation a reader sees names the document's coordinates, never a line. Numeric tables are
 long: one row per printed cell, with the columns :data:`LONG_COLUMNS`. ``printed`` keeps the
 cell exactly as the source prints it; ``value`` is the number in ``unit``.
 
@@ -13,14 +16,17 @@ from __future__ import annotations
 import csv
 import math
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
 
 import pandas as pd
 
 LONG_COLUMNS = ("run_id", "metric", "unit", "value", "printed", "line", "flag", "note")
-SOURCE_COLUMNS = ("file", "document", "table", "caption", "page", "lines")
-FLAGS = ("", "reconstructed", "contradiction")
+SOURCE_COLUMNS = ("file", "seed", "table", "caption", "page", "lines")
+DOCUMENT_COLUMNS = ("seed", "cite_as", "document")
+SECTION_COLUMNS = ("seed", "first_line", "section", "title", "page")
+FLAGS = ("", "reconstructed", "contradiction", "unstated")
 
 
 class DataError(ValueError):
@@ -66,7 +72,7 @@ def sources(study: str, root: str | None = None) -> pd.DataFrame:
     header, rows = _read_rows(path)
     _require_columns(path, header, SOURCE_COLUMNS)
     for i, row in enumerate(rows, start=2):
-        for col in ("file", "document", "table", "lines"):
+        for col in ("file", "seed", "table", "lines"):
             if not row[col].strip():
                 raise DataError(f"{path}, line {i}, column {col}: empty provenance field")
     return pd.DataFrame(rows, columns=header)
@@ -117,24 +123,134 @@ def wide(frame: pd.DataFrame) -> pd.DataFrame:
     return table.reindex([r for r in order if r in table.index])
 
 
-def source_text(study: str, filename: str, line: int | None = None) -> str:
-    """A short citation for a table file: document, table, page and line."""
+@lru_cache(maxsize=None)
+def documents(root: str | None = None) -> pd.DataFrame:
+    """The published documents behind the source texts: ``seed`` (file name), ``cite_as``, ``document``."""
+    path = Path(root or data_dir()) / "documents.csv"
+    header, rows = _read_rows(path)
+    _require_columns(path, header, DOCUMENT_COLUMNS)
+    for i, row in enumerate(rows, start=2):
+        for col in DOCUMENT_COLUMNS:
+            if not row[col].strip():
+                raise DataError(f"{path}, line {i}, column {col}: empty field")
+    return pd.DataFrame(rows, columns=header).set_index("seed", drop=False)
+
+
+@lru_cache(maxsize=None)
+def sections(root: str | None = None) -> pd.DataFrame:
+    """Where each section of a source document starts in its text (``data/sections.csv``)."""
+    path = Path(root or data_dir()) / "sections.csv"
+    header, rows = _read_rows(path)
+    _require_columns(path, header, SECTION_COLUMNS)
+    frame = pd.DataFrame(rows, columns=header)
+    frame["first_line"] = [int(_parse_number(path, i, "first_line", v)) for i, v in enumerate(frame["first_line"], 2)]
+    return frame
+
+
+def document_name(seed: str) -> str:
+    """The short name a citation gives a source text's document, e.g. ``Db2 13 Performance Topics, SG24-8536 (2022)``."""
+    docs = documents()
+    if seed not in docs.index:
+        raise DataError(f"{data_dir() / 'documents.csv'}: no document for source text {seed!r}")
+    return docs.loc[seed, "cite_as"]
+
+
+def study_document(study: str) -> str:
+    """The short name of the document a study's tables come from (the first file's)."""
+    return document_name(sources(study)["seed"].iloc[0])
+
+
+def section_at(seed: str, line: int) -> str:
+    """The document's own section that holds ``line`` of its text (``§3.10.4``, ``Appendix B``), or ``""``."""
+    index = sections()
+    index = index[(index["seed"] == seed) & (index["first_line"] <= line)]
+    return "" if index.empty else index.iloc[-1]["section"]
+
+
+def _is_prose(label: str) -> bool:
+    """A ``table`` label that names running text rather than a table, figure or screen."""
+    return "prose" in label.lower() or "listings" in label.lower()
+
+
+def coordinates(study: str, filename: str, line: int | None = None) -> str:
+    """The document's own coordinates of a file, or of one line of it: section, table or figure, page,
+    e.g. ``§4.2, Table 4-2, p. 154``.
+
+    ``line`` (a line of the source text, kept in ``data/`` for maintainers) picks the section; it is
+    never shown. A page range (an inferred span of a whole section) is left out when a section is named.
+    """
     src = sources(study)
-    row = src[src["file"] == filename].iloc[0]
-    doc = row["document"].split(" (")[0]
-    where = f"line {line}" if line is not None else f"lines {row['lines']}"
-    page = f", {row['page']}" if row["page"] else ""
-    return f"{doc}, {row['table']}{page}, {where}"
+    hit = src[src["file"] == filename]
+    if hit.empty:
+        raise DataError(f"{data_dir() / study / 'sources.csv'}: no provenance entry for {filename}")
+    row = hit.iloc[0]
+    section = section_at(row["seed"], line if line is not None else int(row["lines"].split("-")[0]))
+    parts = [section] if section else []
+    if not (_is_prose(row["table"]) and section):
+        parts.append(row["table"])
+    page = row["page"].strip()
+    if page and not (section and page.startswith("pp.")):
+        parts.append(page)
+    return ", ".join(parts)
+
+
+def citation(study: str, filename: str, line: int | None = None, document: str | None = None) -> str:
+    """What a reader sees: the document and :func:`coordinates`, e.g.
+    ``Db2 13 Performance Topics, SG24-8536 (2022), §4.2, Table 4-2, p. 154``."""
+    seed = sources(study).set_index("file").loc[filename, "seed"] if document is None else ""
+    return f"{document or document_name(seed)}, {coordinates(study, filename, line)}"
+
+
+def source_text(study: str, filename: str, line: int | None = None) -> str:
+    """A short citation for a table file, or one of its lines: see :func:`citation`."""
+    return citation(study, filename, line)
+
+
+#: A reference to a line of a source text ("line 5076", "lines 2876/2895"): kept in data/, never shown to readers.
+LINE_REFERENCE = re.compile(r"\b(?:text )?lines? (\d+(?:(?:\s*[-/,]\s*|\s+and\s+)\d+)*)\b", re.IGNORECASE)
+
+
+def place(study: str, line: int) -> str:
+    """The document's own coordinates of a line of a study's source text: a table or screen the study
+    transcribed that spans it, else the section that holds it, else the file's label."""
+    src = sources(study)
+    seed = src["seed"].iloc[0]
+    spans = []
+    for row in src.itertuples():
+        lo, hi = (int(x) for x in row.lines.split("-"))
+        if lo <= line <= hi:
+            spans.append((hi - lo, row.table))
+    tables = sorted(s for s in spans if not _is_prose(s[1]))
+    if tables:
+        return tables[0][1]
+    section = section_at(seed, line)
+    return section or (min(spans)[1] if spans else "elsewhere in the source")
+
+
+def reader_facing(text: str) -> bool:
+    """True when a citation names a document of ``data/documents.csv`` and no line of its text."""
+    return text.startswith(tuple(documents()["cite_as"])) and not LINE_REFERENCE.search(text)
+
+
+def for_readers(study: str, text: str) -> str:
+    """``text`` with every reference to a line of the source text replaced by the document's own
+    coordinates (see :func:`place`): ``(line 5076, read environment)`` -> ``(§3.10.4, read environment)``."""
+    def swap(match: re.Match) -> str:
+        numbers = [int(n) for n in re.findall(r"\d+", match.group(1))]
+        places = list(dict.fromkeys(place(study, n) for n in numbers))
+        return " and ".join(places)
+    return LINE_REFERENCE.sub(swap, text)
 
 
 def printed_table(study: str, filename: str) -> pd.DataFrame:
     """A long table shown as printed: one row per metric, one column per run.
 
     Cells keep the source's printed text; a flagged cell gets a mark (``†`` reconstructed,
-    ``‡`` contradiction) that :func:`flagged` explains.
+    ``‡`` contradiction, ``§`` unstated: the source leaves its unit or meaning unsaid) that
+    :func:`flagged` explains.
     """
     frame = load_long(study, filename)
-    marks = {"reconstructed": " †", "contradiction": " ‡", "": ""}
+    marks = {"reconstructed": " †", "contradiction": " ‡", "unstated": " §", "": ""}
     frame = frame.assign(shown=[
         (p if f != "reconstructed" else f"{v:,.10g}{'%' if u == 'pct' else ''}") + marks[f]
         for p, v, u, f in zip(frame["printed"], frame["value"], frame["unit"], frame["flag"].str.strip())])
@@ -143,7 +259,12 @@ def printed_table(study: str, filename: str) -> pd.DataFrame:
 
 
 def flagged(study: str, root: str | None = None) -> pd.DataFrame:
-    """Every flagged cell of a study: reconstructed from the study's arithmetic, or contradicting it."""
+    """Every flagged cell of a study: reconstructed from the study's arithmetic, contradicting it, or
+    resting on something the source leaves unsaid (``unstated``: a unit not printed, a ratio never explained).
+
+    For readers: ``where`` (the document's section, table and page) and ``why`` (the note, its
+    references to lines of the source text turned into sections and tables). ``table`` and ``line``
+    are the maintainers' provenance."""
     src = sources(study, root)
     rows = []
     for filename, table in zip(src["file"], src["table"]):
@@ -154,8 +275,8 @@ def flagged(study: str, root: str | None = None) -> pd.DataFrame:
         frame = load_long(study, filename, root)
         hit = frame[frame["flag"].str.strip() != ""]
         for row in hit.itertuples():
-            rows.append({"table": table, "run": row.run_id, "metric": row.metric, "printed": row.printed,
-                         "line": row.line, "flag": row.flag, "why": row.note})
+            rows.append({"table": table, "where": coordinates(study, filename, row.line), "run": row.run_id, "metric": row.metric, "printed": row.printed,
+                         "line": row.line, "flag": row.flag, "why": for_readers(study, row.note)})
     return pd.DataFrame(rows)
 
 
@@ -172,10 +293,11 @@ def number(study: str, filename: str, run_id: str, metric: str) -> float:
     return float(table.loc[run_id, metric])
 
 
-def cite_cell(study: str, filename: str, run_id: str, metric: str, document: str) -> str:
-    """``document``, table or section, page and line of one printed cell."""
+def cite_cell(study: str, filename: str, run_id: str, metric: str, document: str | None = None) -> str:
+    """Where one printed cell is, in the document's own coordinates (see :func:`citation`);
+    ``document`` overrides the short name from ``data/documents.csv``."""
     long = load_long(study, filename)
     row = long[(long["run_id"] == run_id) & (long["metric"] == metric)]
     if row.empty:
         raise DataError(f"{filename}: no cell for run {run_id!r}, metric {metric!r}")
-    return f"{document}, " + source_text(study, filename, int(row["line"].iloc[0])).split(", ", 1)[1]
+    return citation(study, filename, int(row["line"].iloc[0]), document)

@@ -8,7 +8,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from ..data import load_long
+from ..data import citation
 from ..figure import Axis, Figure, Param
 from . import fidelity, model
 from . import published as pub
@@ -195,7 +195,7 @@ def eyeball_chart(screen: str) -> alt.Chart:
         width=520, height=300, title=alt.TitleParams(
             f"Pool Info screen {screen}: hit ratio against I/O rate",
             subtitle=[f"Each point a pool (size: getpages), over {minutes:.1f} minutes. Source: "
-                      f"{pub.DOC}, {load_long(STUDY, pub.SCREENS[screen])['line'].min()}ff."], anchor="start"))
+                      f"{citation(STUDY, pub.SCREENS[screen])}."], anchor="start"))
 
 
 # --- the Buffer Pool Tool's charts (the simulator's tables, drawn) ----------------------------------

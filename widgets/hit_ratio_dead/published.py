@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..data import cite_cell, load_long, number, wide
+from ..data import cite_cell, load_long, number, study_document, wide
 
 STUDY = "hit_ratio_dead"
-DOC = "Goldstein, The Buffer Pool Hit Ratio is Dead!! (Responsive Systems)"
+DOC = study_document(STUDY)  # "Goldstein, The Buffer Pool Hit Ratio is Dead!!"
 IMS = "ims_subpool_simulation.csv"
 QUOTED = "quoted.csv"
 OBJECTS = "object_screens.csv"
@@ -28,7 +28,7 @@ def value(filename: str, run_id: str, metric: str) -> float:
 
 
 def cite(filename: str, run_id: str, metric: str) -> str:
-    """Document, screen or slide and line of one printed number."""
+    """Document, screen or slide of one printed number (no line of the source text)."""
     return cite_cell(STUDY, filename, run_id, metric, DOC)
 
 
@@ -71,6 +71,5 @@ def large_memory_runs() -> pd.DataFrame:
 
         rows.append({"run": run, "pool_gb": cell("bp_size_total_gb"), "hit_ratio_pct": cell("hit_ratio_pct"),
                      "sync_reads_per_s": cell("sync_reads_per_s"), "etr_ds_per_s": cell("etr_ds_per_s"),
-                     "source": cite_cell("large_memory", LARGE_MEMORY_TABLE, run, "sync_reads_per_s",
-                                         "Beane, Chan, Lekkas (2015)")})
+                     "source": cite_cell("large_memory", LARGE_MEMORY_TABLE, run, "sync_reads_per_s")})
     return pd.DataFrame(rows)

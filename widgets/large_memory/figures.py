@@ -211,11 +211,15 @@ def itr_ratio_curves(pool_gb, cpu_us_per_sync_read, working_set_gb):
     return {k.replace("model: ", "model ITRR: "): now[k] / base[k][0] for k in now}
 
 
+#: Where the brief prints the two ITR ratios: the text of Figure 18 (extraction line 1236; p. 56 in its list of figures).
+FIGURE_18_TEXT = f"{published.DOC}, §9.0, text of Figure 18, p. 56"
+
+
 def _itrr_points() -> pd.DataFrame:
     rows = [{"x": 638.0, "y": 1.21, "series": "published: zEC12 (Figure 18)", "condition": "consolidated, 638 vs 161 GB",
-             "source": f"{published.DOC}, Figure 18 text, line 1236"},
+             "source": FIGURE_18_TEXT},
             {"x": 638.0, "y": 1.24, "series": "published: z13 (Figure 18)", "condition": "consolidated, 638 vs 161 GB",
-             "source": f"{published.DOC}, Figure 18 text, line 1236"}]
+             "source": FIGURE_18_TEXT}]
     return pd.DataFrame(rows)
 
 

@@ -1,7 +1,7 @@
 """The study's published runs, gathered from ``data/large_memory`` into tidy frames.
 
 Each frame has one row per measured run and the columns the models need, plus ``source``
-(document, table, page, line) for tooltips and the ledger.
+(document, section, table, page) for tooltips and the ledger.
 """
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from functools import lru_cache
 
 import pandas as pd
 
-from ..data import load_long, source_text, wide
+from ..data import citation, load_long, study_document, wide
 
 STUDY = "large_memory"
-DOC = "Beane, Chan & Lekkas 2015"
+DOC = study_document(STUDY)  # "Large Memory for DB2 Buffer Pools with SAP, IBM brief v3.0 (2015)"
 
 SINGLE_SYSTEM = {  # file -> (series, machine)
     "t04_isolated_results.csv": ("isolated", "zEC12"),
@@ -29,7 +29,7 @@ NIGHT = {"t18_night_single_results.csv": "single system"}
 
 def _cite(filename: str, long: pd.DataFrame, run: str, metric: str) -> str:
     line = int(long[(long["run_id"] == run) & (long["metric"] == metric)]["line"].iloc[0])
-    return f"{DOC}, " + source_text(STUDY, filename, line).split(", ", 1)[1]
+    return citation(STUDY, filename, line)
 
 
 def _frame(filename: str, metrics: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -58,7 +58,7 @@ def single_system() -> pd.DataFrame:
 
 
 def _add_sources(table: pd.DataFrame, filename: str, long: pd.DataFrame, metrics: list[str]) -> None:
-    """Add ``src_<metric>`` columns citing each cell's line, and ``source`` (the sync reads')."""
+    """Add ``src_<metric>`` columns citing each cell, and ``source`` (the sync reads')."""
     for metric in metrics:
         table[f"src_{metric}"] = [_cite(filename, long, run, metric) for run in table.index]
     table["source"] = table["src_sync_reads_per_s"]

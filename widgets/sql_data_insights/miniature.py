@@ -578,7 +578,7 @@ def resolve(emb: Embedding, item) -> str:
             owners = [t for t in emb.tokens if emb.describe(t) in close][:3]
             raise NotInVocabulary(item, None, item, owners,
                                   "a query names a value as 'column:value' (tokens are tagged with "
-                                  "their column, Redbook line 11156)")
+                                  "their column, Redbook SG24-8536 §6.1)")
         column, value = item.split(":", 1)
     else:
         raise ValueError(f"a query argument must be 'column:value' or a (column, value) pair, got {item!r}")

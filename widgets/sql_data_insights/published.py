@@ -13,10 +13,10 @@ from functools import lru_cache
 
 import pandas as pd
 
-from ..data import cite_cell, load_long, number, wide
+from ..data import DataError, cite_cell, load_long, number, study_document, wide
 
 STUDY = "sql_data_insights"
-DOC = "IBM Redbooks SG24-8536 (2022)"
+DOC = study_document(STUDY)  # "Db2 13 Performance Topics, SG24-8536 (2022)"
 ROWS = "t6_1_rows.csv"  # Table 6-1: six views, 29 columns, 501 K to 101,396 K rows
 COLUMNS = "t6_2_columns.csv"  # Table 6-2: 500,734 rows, 10 to 60 columns
 SHAPES = "t6_3_shapes.csv"  # Table 6-3: VIEW_1 against Table_1
@@ -63,7 +63,7 @@ def quoted(run_id: str, metric: str) -> float:
 
 
 def cite(filename: str, run_id: str, metric: str) -> str:
-    """Document, table, page and line of one printed cell."""
+    """Document, section, table and page of one printed cell (no line of the source text)."""
     return cite_cell(STUDY, filename, run_id, metric, DOC)
 
 
@@ -76,8 +76,14 @@ def metric_of(dataset: str, quantity: str) -> str:
 
 
 def cite_prose(run_id: str, metric: str, section: str) -> str:
-    """Where a number in the chapter's prose is printed, with its section (e.g. ``"6.1.4"``)."""
-    return f"{cite(QUOTED, run_id, metric)} (Section {section})"
+    """Where a number in the chapter's prose is printed. ``section`` is its section number as the book
+    names it (``"6.1.4"``), optionally with a detail (``"6.1.2, text of Figure 6-9"``); the number must be
+    the section ``data/sections.csv`` places the cell in, or a DataError says where it is."""
+    cited = cite(QUOTED, run_id, metric)
+    number, _, detail = section.partition(", ")
+    if f"§{number}" not in cited.split(", "):
+        raise DataError(f"{QUOTED}: {run_id}/{metric} is cited as {cited!r}, not in section {number}")
+    return f"{cited}, {detail}" if detail else cited
 
 
 def cite_quantity(dataset: str, quantity: str) -> str:

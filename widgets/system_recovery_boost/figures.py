@@ -194,7 +194,7 @@ CLEAR_TIME = _figure(
                                                                     format=".0f"),
     Axis("clear", "Backlog cleared at (min after IPL)", format=".0f"), np.arange(0.0, 121.0, 8.0), clear_curves,
     (ARRIVALS, CONTENTION), reconstruction=True,
-    subtitle="The source quotes 65 min (line 3164) for its unknown outage. 240 = not cleared within 4 hours.")
+    subtitle="The Redbook quotes 65 min (§3.5.2) for its unknown outage. 240 = not cleared within 4 hours.")
 
 # --- 4. closed loop: the same users, shorter elapsed time, more ETR -----------------------------
 

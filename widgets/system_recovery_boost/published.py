@@ -5,10 +5,10 @@ from functools import lru_cache
 
 import pandas as pd
 
-from ..data import cite_cell, load_long, number, wide
+from ..data import cite_cell, load_long, number, study_document, wide
 
 STUDY = "system_recovery_boost"
-DOC = "IBM Redbooks SG24-8536 (2022)"
+DOC = study_document(STUDY)  # "Db2 13 Performance Topics, SG24-8536 (2022)"
 UNPLANNED = "t3_7_unplanned_restart.csv"
 PLANNED = "t3_8_planned_restart.csv"
 QUOTED = "s3_5_quoted.csv"
@@ -19,7 +19,7 @@ PHASE_NAMES = {"ipl_s": "IPL", "log_initialization_s": "log initialization",
 
 
 def cite(filename: str, run_id: str, metric: str) -> str:
-    """Document, table, page and line of one printed cell."""
+    """Document, section, table and page of one printed cell (no line of the source text)."""
     return cite_cell(STUDY, filename, run_id, metric, DOC)
 
 
