@@ -12,7 +12,7 @@ from functools import lru_cache
 
 import pandas as pd
 
-from ..data import load_long
+from ..data import for_readers, load_long
 
 DECK = "share_deck"
 SLIDES = "large_memory_slides.csv"
@@ -40,7 +40,7 @@ def against_brief(root: str | None = None) -> pd.DataFrame:
     """Every slide cell with the brief's cell for the same run and metric.
 
     Columns: ``run``, ``metric``, ``slide`` (the slide's printed text), ``brief`` (the brief's
-    printed text, or the number it was rebuilt to when the extraction garbled it), ``brief_table``,
+    printed text, or the number this book rebuilt where the extraction garbled it), ``brief_table``,
     ``verdict`` (``same``, ``same, and wrong in both``, ``confirms a rebuilt cell``, ``differs``,
     or ``slide only``) and
     ``why`` (the flag note of either side). Key findings have no row-by-row counterpart in the
@@ -68,7 +68,7 @@ def against_brief(root: str | None = None) -> pd.DataFrame:
                 rebuilt = f"{other['value']:,.10g}{'%' if other['unit'] == 'pct' else ''}"
                 same = _same_print(rebuilt, cell.printed) or (
                     cell.value == cell.value and abs(cell.value - other["value"]) < 1e-9)
-                record.update(brief=f"{other['printed']} (rebuilt as {rebuilt})",
+                record.update(brief=f"{rebuilt} (rebuilt: the text extraction garbled the cell)",
                               verdict="confirms a rebuilt cell" if same else "differs")
             else:
                 same = _same_print(other["printed"], cell.printed)
@@ -76,7 +76,7 @@ def against_brief(root: str | None = None) -> pd.DataFrame:
                 record.update(brief=other["printed"],
                               verdict=("same, and wrong in both" if wrong else "same") if same else "differs")
             if other["flag"].strip() and not record["why"]:
-                record["why"] = f"the brief's cell is flagged: {other['note']}"
+                record["why"] = f"the brief's cell is flagged: {for_readers(BRIEF, other['note'])}"
         rows.append(record)
     return pd.DataFrame(rows)
 
