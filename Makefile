@@ -9,14 +9,14 @@ VOILA_PORT ?= 8866
 export JUPYTER_CONFIG_DIR := $(CURDIR)/dashboards/jupyter-config
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: venv node book serve voila test test-fast bench chromium lock clean
+.PHONY: venv node book serve voila test test-fast bench chromium lock clean classroom
 
-## venv: create .venv (when absent) and install the pinned runtime + test dependencies
+## venv: create .venv (when absent) and install the pinned runtime, test and classroom dependencies
 venv: $(STAMP)
-$(STAMP): requirements.txt requirements-test.txt pyproject.toml
+$(STAMP): requirements.txt requirements-test.txt requirements-classroom.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements.txt -r requirements-test.txt
+	$(BIN)/python -m pip install --quiet -r requirements.txt -r requirements-test.txt -r requirements-classroom.txt
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 >/dev/null
 	touch $(STAMP)
 
@@ -34,9 +34,17 @@ book: venv
 serve:
 	$(BIN)/python -m http.server --bind 127.0.0.1 --directory _build/html $(PORT)
 
-## voila: the chapter dashboards on http://127.0.0.1:$(VOILA_PORT)
+## voila: the chapter dashboards on http://127.0.0.1:$(VOILA_PORT); for a class, one dashboard with a kernel
+## pool sized for it: make voila NOTEBOOK=large_memory.ipynb CLASS=30 (kernels share one SVG cache)
+NOTEBOOK ?=
+CLASS ?= 1
 voila: venv
-	$(BIN)/voila dashboards/ --no-browser --port=$(VOILA_PORT) --Voila.ip=127.0.0.1
+	DB2BOOK_SVG_CACHE="$${DB2BOOK_SVG_CACHE:-$(CURDIR)/_build/svg-cache}" $(BIN)/voila dashboards/$(NOTEBOOK) \
+	  --no-browser --port=$(VOILA_PORT) --Voila.ip=127.0.0.1 --VoilaConfiguration.default_pool_size=$(CLASS)
+
+## classroom: the nbgrader course in _build/classroom (one assignment per chapter, seeded per student)
+classroom: venv
+	$(BIN)/python -m classroom.course
 
 ## chromium: Debian's Chromium for the browser tests (installed when absent)
 chromium:

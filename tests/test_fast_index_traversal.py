@@ -28,7 +28,7 @@ def test_lost_minus_sign_in_table_4_2_is_flagged():
 def test_theory_gives_60_and_30_percent():
     assert float(model.getpage_reduction(1, 4, 1)) == pytest.approx(0.6)
     assert float(model.getpage_reduction(10, 4, 6)) == pytest.approx(0.3)
-    assert all(r.passed for r in fidelity.ledger_rows())
+    assert all(r.ok for r in fidelity.ledger_rows())
 
 
 @settings(max_examples=40, deadline=None)

@@ -139,7 +139,7 @@ def test_without_a_scan_the_pool_is_plain_lru():
     pool = m.SharedPool(pool_buffers=1000, random_pages=5000, skew=0.6, scan_share=0.0)
     hold, miss = m.scan_hold_and_random_miss(pool, 30.0)
     assert hold == pytest.approx(0.0, abs=1e-9)
-    from widgets.large_memory.model import lru_miss_ratio
+    from widgets.lru import lru_miss_ratio
     assert miss == pytest.approx(float(lru_miss_ratio(0.2, 0.6)), rel=1e-3)
 
 

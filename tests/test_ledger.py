@@ -1,24 +1,45 @@
-"""The fidelity ledger: within tolerance, the JSON contract, and honest calibration."""
+"""The fidelity ledger: roles, tolerances, marked misses, the JSON contract, and honest calibration."""
 from __future__ import annotations
 
+import csv
+import importlib
 import json
+import shutil
 import subprocess
 import sys
+from collections import Counter, defaultdict
 
 import numpy as np
 import pytest
 
 from widgets import ledger
-from widgets.data import documents
+from widgets.data import data_dir, documents
 from widgets.large_memory import calibration, fidelity
 
-KEYS = {"chapter", "source", "quantity", "condition", "published", "model", "rel_error", "tolerance", "passed"}
+KEYS = {"chapter", "source", "quantity", "condition", "role", "published", "model", "rel_error", "tolerance",
+        "passed", "known_miss"}
+
+#: How many rows each chapter marks as a known miss: a judgement made by hand, row by row, in each study's
+#: fidelity.py. A new miss, or a miss that goes away, must change this table in the same commit.
+EXPECTED_MISSES = {
+    "Large memory": 12,           # 9 GBP hit ratios, 2 held-out ITRs, 1 ITR = ETR / utilisation (Table 13)
+    "Hit ratio is dead": 6,       # 4 independent-reference IMS points, 2 large-memory runs from hit ratios
+    "Fast index traversal": 1,    # Table 4-2's class 2 CPU delta printed without its minus sign
+    "zHyperLink": 3,              # CPU at 7.5 reads, two-way latency from the one-way share, 63% vs 69%
+    "System Recovery Boost": 2,   # both fully parallel hypotheses
+    "SQL Data Insights": 28,      # 15 predictions, 7 held-out views, VIEW_4's words, 3 concurrency, 2 x VIEW_6 vocabulary
+}
 
 
-def test_every_row_is_within_its_tolerance():
-    rows = ledger.rows()
-    assert len(rows) >= 50
-    bad = [f"{r.quantity} {r.condition}: {r.rel_error:.1%} > {r.tolerance:.0%}" for r in rows if not r.passed]
+@pytest.fixture(scope="module")
+def rows():
+    return ledger.rows()
+
+
+def test_every_row_is_within_its_tolerance_or_a_marked_miss(rows):
+    assert len(rows) >= 150
+    bad = [f"{r.chapter}: {r.quantity} {r.condition}: {r.rel_error:.1%} vs {r.tolerance:.0%} ({r.status})"
+           for r in rows if not r.ok]
     assert not bad, bad
 
 
@@ -28,28 +49,200 @@ def test_rows_cite_the_documents_own_coordinates():
         assert r.source.startswith(tuple(documents()["cite_as"])), r.source  # no line: tests/test_standalone.py
 
 
+def test_marked_misses_per_chapter_are_exactly_the_expected_ones(rows):
+    marked = Counter(r.chapter for r in rows if r.known_miss)
+    assert dict(marked) == EXPECTED_MISSES
+    for r in rows:
+        assert r.known_miss == (not r.passed), (r.quantity, r.condition)  # marked <=> outside its tolerance
+        if r.known_miss:
+            assert len(r.miss) > 20, r.miss  # a reason, in words
+
+
+def test_an_unmarked_miss_and_a_stale_mark_both_fail():
+    outside = ledger.LedgerRow("x", "Table 1, line 1", "q", "c", published=100.0, model=120.0, tolerance=0.1,
+                               role="predicted")
+    assert not outside.passed and outside.rel_error == pytest.approx(0.2)
+    assert outside.status == "FAIL" and not outside.ok
+    marked = ledger.LedgerRow("x", "Table 1, line 1", "q", "c", 100.0, 120.0, 0.1, "predicted", miss="a reason why")
+    assert marked.status == "known miss" and marked.ok
+    stale = ledger.LedgerRow("x", "Table 1, line 1", "q", "c", 100.0, 101.0, 0.1, "fitted", miss="no longer misses")
+    assert stale.status == "STALE" and not stale.ok
+    assert ledger.format_table([outside]).count("UNEXPECTED") == 1
+    with pytest.raises(ValueError, match="published value of 0"):
+        ledger.LedgerRow("x", "s", "q", "c", published=0.0, model=1.0, tolerance=0.1, role="fitted")
+    with pytest.raises(ValueError, match="role='guessed' is not one of predicted, fitted, identity"):
+        ledger.LedgerRow("x", "s", "q", "c", published=1.0, model=1.0, tolerance=0.1, role="guessed")
+
+
+def test_every_chapter_has_at_least_12_rows_and_states_every_role(rows):
+    per_chapter = Counter(r.chapter for r in rows)
+    assert len(per_chapter) == len(ledger.STUDIES)
+    assert min(per_chapter.values()) >= 12, per_chapter
+    assert {r.role for r in rows} == set(ledger.ROLES)
+
+
 def test_json_contract():
     out = subprocess.run([sys.executable, "-m", "widgets", "fidelity", "--json"], capture_output=True, text=True,
                          check=True)
     rows = json.loads(out.stdout)
     assert rows and all(set(r) == KEYS for r in rows)
     for r in rows:
+        assert r["role"] in ledger.ROLES
         assert isinstance(r["published"], (int, float)) and isinstance(r["model"], (int, float))
         assert r["rel_error"] == pytest.approx(abs(r["model"] - r["published"]) / abs(r["published"]))
         assert r["passed"] == (r["rel_error"] <= r["tolerance"])
+        assert r["known_miss"] is None or (isinstance(r["known_miss"], str) and not r["passed"])
 
 
-def test_table_output_ends_with_a_summary():
+def test_table_output_ends_with_the_summary_per_chapter():
     out = subprocess.run([sys.executable, "-m", "widgets", "fidelity"], capture_output=True, text=True)
-    assert out.returncode == 0
-    assert "within tolerance, 0 outside" in out.stdout
+    assert out.returncode == 0, out.stdout[-2000:]
+    lines = out.stdout.strip().splitlines()
+    assert lines[-1].endswith("known misses, 0 unexpected.")
+    assert sum("predicted error median" in line for line in lines[-8:]) == len(ledger.STUDIES)
 
 
-def test_a_failing_row_fails():
-    row = ledger.LedgerRow("x", "Table 1, line 1", "q", "c", published=100.0, model=120.0, tolerance=0.1)
-    assert not row.passed and row.rel_error == pytest.approx(0.2)
-    with pytest.raises(ValueError):
-        ledger.LedgerRow("x", "s", "q", "c", published=0.0, model=1.0, tolerance=0.1)
+def test_summary_counts_roles_and_predicted_errors():
+    row = lambda role, pub, mod, miss="": ledger.LedgerRow("A", "Table 1, line 1", "q", "c", pub, mod, 0.5, role,
+                                                           miss=miss)
+    rows = [row("predicted", 100, 110), row("predicted", 100, 130), row("predicted", 100, 200, "way off"),
+            row("fitted", 100, 100), row("identity", 10, 10)]
+    (s,) = ledger.summary(rows)
+    assert (s["rows"], s["predicted"], s["fitted"], s["identity"], s["known misses"]) == (5, 3, 1, 1, 1)
+    assert s["median predicted error"] == pytest.approx(0.3) and s["worst predicted error"] == pytest.approx(1.0)
+
+
+def test_the_pages_show_the_summary_first_and_misses_in_words():
+    page = ledger.chapter_html("zhyperlink")
+    assert page.index("predicted (median error") < page.index("<details")
+    assert "Known miss: part of the CPU cost does not scale" in page and "nan" not in page.lower()
+    book = ledger.book_html()
+    assert book.index("median predicted error") < book.index("predicted rows</summary>") < book.index("All ")
+
+
+# --- honest roles: a predicted row does not move when its own published number moves ---------------------
+
+
+def _clear_data_caches() -> None:
+    """Forget everything read from data/ (the models' own caches are pure and stay)."""
+    for name, module in list(sys.modules.items()):
+        if name.startswith("widgets") and not name.endswith(".model") and name != "widgets.lru":
+            for obj in vars(module).values():
+                if callable(getattr(obj, "cache_clear", None)) and getattr(obj, "__module__", "") == name:
+                    obj.cache_clear()
+
+
+@pytest.fixture
+def perturb(tmp_path, monkeypatch):
+    """Copy data/ and return a function that scales cells there by 5% (``undo=True`` puts them back)."""
+    for study in ledger.STUDIES:  # import once on the real data: figures modules keep module-level fits
+        importlib.import_module(f"widgets.{study}.figures")
+    original, root = data_dir(), tmp_path / "data"
+    shutil.copytree(original, root)
+    monkeypatch.setenv("DB2BOOK_DATA", str(root))
+
+    def apply(cells, factor=1.05, undo=False):
+        by_file = defaultdict(set)
+        for study, filename, run_id, metric in cells:
+            by_file[(study, filename)].add((run_id, metric))
+        for (study, filename), wanted in by_file.items():
+            path = root / study / filename
+            if undo:
+                shutil.copyfile(original / study / filename, path)
+                continue
+            with path.open(newline="", encoding="utf-8") as f:
+                reader = csv.DictReader(f)
+                header, body = reader.fieldnames, list(reader)
+            hit = 0
+            for r in body:
+                if (r["run_id"], r["metric"]) in wanted:
+                    r["value"] = repr(float(r["value"]) * factor)
+                    hit += 1
+            assert hit >= len(wanted), (path, wanted)
+            with path.open("w", newline="", encoding="utf-8") as f:
+                writer = csv.DictWriter(f, fieldnames=header)
+                writer.writeheader()
+                writer.writerows(body)
+        _clear_data_caches()
+
+    _clear_data_caches()
+    yield apply
+    monkeypatch.delenv("DB2BOOK_DATA")
+    _clear_data_caches()
+
+
+def _groups(study_rows):
+    """Predicted rows grouped by the cells one perturbation may move together.
+
+    Each cell is perturbed alone (a predicted row may take other published numbers as inputs, even
+    other predicted rows'), except SQL Data Insights' predictions from the Table 6-1 fit: those take
+    only their own data set's inputs, so all data sets of one quantity (file and metric) move together.
+    """
+    groups = defaultdict(list)
+    for i, r in enumerate(study_rows):
+        if r.role != "predicted":
+            continue
+        assert r.cell is not None, f"predicted row without its cell: {r.quantity} ({r.condition})"
+        study, filename, run_id, metric = r.cell
+        key = (study, filename, "*", metric) if "predicted from the Table 6-1 fit" in r.condition else r.cell
+        groups[key].append(i)
+    return groups
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("study", ledger.STUDIES)
+def test_predicted_rows_do_not_depend_on_their_own_published_value(study, perturb):
+    before = ledger.rows(study)
+    groups = _groups(before)
+    assert groups or study == "hit_ratio_dead"
+    for key, indexes in groups.items():
+        cells = {before[i].cell for i in indexes}
+        perturb(cells)
+        after = ledger.rows(study)
+        assert len(after) == len(before)
+        for i in indexes:
+            assert after[i].quantity == before[i].quantity
+            assert after[i].published != pytest.approx(before[i].published), f"the perturbation missed {key}"
+            assert after[i].model == pytest.approx(before[i].model, rel=1e-9), (
+                f"{before[i].quantity} ({before[i].condition}) moved with its own published value: not a prediction")
+        perturb(cells, undo=True)
+
+
+@pytest.mark.slow
+def test_the_honesty_check_catches_a_fitted_row(perturb):
+    """The same perturbation moves a fitted row: the check above can fail."""
+    from widgets.sql_data_insights import fidelity as sqldi
+
+    before = [r for r in sqldi.ledger_rows() if r.role == "fitted" and r.cell and r.cell[2] == "view_3"
+              and r.quantity == "total elapsed time (min)"]
+    assert len(before) == 1
+    perturb({before[0].cell})
+    after = [r for r in sqldi.ledger_rows() if r.role == "fitted" and r.cell == before[0].cell]
+    assert after[0].model != pytest.approx(before[0].model, rel=1e-3)
+
+
+def test_studies_import_the_shared_layer_never_another_study():
+    """Shared models (Che's LRU curve) live in widgets/lru.py; a study never imports another study."""
+    import ast
+    from pathlib import Path
+
+    package = Path(ledger.__file__).parent
+    for study in ledger.STUDIES:
+        for path in (package / study).glob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ImportFrom):
+                    target = ("." * node.level) + (node.module or "")
+                    others = [s for s in ledger.STUDIES if s != study]
+                    assert not any(target in (f"..{o}", f"..{o}.model") or target.startswith(f"..{o}.")
+                                   or (node.module or "").startswith(f"widgets.{o}") for o in others), (path, target)
+    from widgets import lru
+    from widgets.hit_ratio_dead import model as hrd
+    from widgets.large_memory import model as lm
+
+    assert lm.lru_miss_ratio is lru.lru_miss_ratio and hrd.lru_miss_ratio is lru.lru_miss_ratio
+
+
+# --- the large-memory calibration ------------------------------------------------------------------------
 
 
 def test_tolerance_rule_is_computed_from_the_layouts():
@@ -80,6 +273,18 @@ def test_stored_calibration_is_the_least_squares_fit():
     assert linear.per_read_s == pytest.approx(calibration.LINEAR_REQUEST_TIME.per_read_s, rel=0.01)
 
 
+def test_held_out_links_refit_without_the_run():
+    """Leaving a run out changes the CPU fit; keeping them all reproduces the stored costs."""
+    from widgets.large_memory import published
+
+    ss = published.single_system()
+    assert calibration._fit_cpu(ss)[0][1] == pytest.approx(calibration.CALIBRATED.cpu_zec12[1], rel=0.01)
+    rest = ss[ss["run_id"] != "S30906B2"]
+    assert calibration._fit_cpu(rest)[0][1] != pytest.approx(calibration._fit_cpu(ss)[0][1], rel=1e-4)
+    with pytest.raises(ValueError, match="run_id='S0' is not one of"):
+        calibration.held_out_links("S0")
+
+
 def test_linear_request_time_misses_at_320_gb():
     """The miss the chapter shows: a fixed time per read is 12-25% low at 320 GB."""
     from widgets.large_memory import model, published
@@ -89,3 +294,39 @@ def test_linear_request_time_misses_at_320_gb():
     pred = model.db_request_time(at320["sync_reads_per_ds"].to_numpy(), calibration.LINEAR_REQUEST_TIME)
     errors = pred / at320["db_request_time_s"].to_numpy() - 1
     assert np.all(errors < -0.10)
+
+
+# --- the built pages, in the browser ------------------------------------------------------------------
+
+
+@pytest.mark.browser
+def test_the_fidelity_page_leads_with_the_summary_and_shows_misses_in_red():
+    from tools.site import SITE, RequestLog, browser, serve
+
+    if not (SITE / "index.html").exists():
+        pytest.skip("run `make book` first")
+    rows = ledger.rows()
+    with serve() as base, browser() as b:
+        page = b.new_page(viewport={"width": 390, "height": 900})
+        log = RequestLog(page)
+        page.goto(f"{base}/book/fidelity.html", wait_until="networkidle")
+        page.wait_for_selector("table.ledger-summary", state="attached")
+        order = page.evaluate("""() => {
+            const s = document.querySelector('table.ledger-summary'), d = document.querySelector('details.ledger-details');
+            return s && d ? !!(s.compareDocumentPosition(d) & Node.DOCUMENT_POSITION_FOLLOWING) : null; }""")
+        assert order is True, "the summary must come before the rows"
+        summary = page.query_selector_all("table.ledger-summary tbody tr")
+        assert len(summary) == len(ledger.STUDIES)
+        first = page.query_selector("details.ledger-details")
+        assert "predicted rows" in first.query_selector("summary").inner_text()
+        assert len(first.query_selector_all("tbody tr:not(.ledger-note)")) == sum(r.role == "predicted" for r in rows)
+        colour = page.evaluate("getComputedStyle(document.querySelector('td.ledger-miss')).color")
+        assert colour == "rgb(164, 0, 29)"
+        text = page.inner_text("main")
+        assert "NaN" not in text and "Known miss:" in page.content()
+        assert not log.outside() and not log.errors()
+        page.goto(f"{base}/chapters/zhyperlink.html", wait_until="networkidle")
+        page.wait_for_selector("p.ledger-lead", state="attached")
+        lead = page.query_selector("p.ledger-lead")
+        assert lead and "predicted (median error" in lead.inner_text()
+        page.close()

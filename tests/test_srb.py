@@ -131,9 +131,10 @@ def test_mva_matches_known_cases():
     assert big["throughput"][0] <= 8 / 0.04 + 1e-9 and big["throughput"][0] > 0.95 * 8 / 0.04
 
 
-def test_ledger_rows_pass():
+def test_ledger_rows_pass_or_are_marked_misses():
     rows = fidelity.ledger_rows()
-    assert len(rows) == 4 and all(r.passed for r in rows)
+    assert len(rows) >= 12 and all(r.ok for r in rows)
+    assert sum(r.role == "fitted" for r in rows) == 2  # two points, two parameters
 
 
 def test_dashboard_has_every_figure_in_tabs():

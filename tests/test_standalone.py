@@ -25,10 +25,6 @@ SKIP_DIRS = {".git", ".venv", "node_modules", "_build", "__pycache__", ".pytest_
 #: An absolute path on some machine: a home, root's home, a work or scratch mount, a Windows profile.
 MACHINE_PATH = re.compile("|".join([r"(?<![\w.~-])/(?:work|root|home|Users|mnt|scratch|srv)/",
                                     r"\b[A-Za-z]:\\(?:Users|work)\\"]))
-#: The one reader-facing citation still naming a line: widgets/large_memory/fidelity.py builds the Figure 18
-#: ITRR rows' source by hand (issue 12 rewrites that file; the fix lands at merge). When it is gone,
-#: test_the_one_known_line_citation_is_still_there fails: then delete this and that test.
-AWAITING_FIX = "Figure 18 text, line 1236"
 
 
 def _project_files():
@@ -152,12 +148,8 @@ def test_notes_that_name_lines_are_translated():
 
 
 def test_no_ledger_row_names_a_line_of_the_text():
-    bad = [r.source for r in ledger.rows() if not reader_facing(r.source) and AWAITING_FIX not in r.source]
+    bad = [r.source for r in ledger.rows() if not reader_facing(r.source)]
     assert not bad, bad
-
-
-def test_the_one_known_line_citation_is_still_there():
-    assert any(AWAITING_FIX in r.source for r in ledger.rows()), "fixed: delete AWAITING_FIX and this test"
 
 
 @pytest.mark.skipif(not (SITE / "index.html").exists(), reason="run `make book` first")
@@ -168,7 +160,7 @@ def test_no_built_page_cites_a_line_of_a_text():
         rel = page.relative_to(SITE).as_posix()
         if rel.startswith(("_sources/", "_static/", "genindex", "search")):
             continue
-        text = page.read_text(encoding="utf-8").replace(AWAITING_FIX, "")
+        text = page.read_text(encoding="utf-8")
         hits += [f"{rel}: …{text[max(0, m.start() - 60):m.end() + 10]}…" for m in LINE_REFERENCE.finditer(text)]
     assert not hits, "\n".join(hits[:20])
 
@@ -178,7 +170,7 @@ def test_ledger_json_sources_cite_documents():
                           text=True)
     rows = json.loads(done.stdout)
     rows = rows["rows"] if isinstance(rows, dict) else rows
-    bad = [r["source"] for r in rows if not reader_facing(r["source"]) and AWAITING_FIX not in r["source"]]
+    bad = [r["source"] for r in rows if not reader_facing(r["source"])]
     assert rows and not bad, bad[:5]
 
 

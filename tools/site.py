@@ -3,7 +3,8 @@
 * :func:`serve` serves a folder on 127.0.0.1 (a free port) from a background thread.
 * :func:`browser` launches Debian's Chromium through Playwright (never Playwright's download).
 * :class:`RequestLog` records every request a page makes, to prove none leaves the loopback.
-* :func:`voila` starts a Voila server on loopback and stops it afterwards.
+* :func:`server` runs a server process until it answers, and stops it by PID; :func:`voila` starts a
+  Voila server on loopback with it.
 * :data:`JS_MODEL_MARKS` reads the model lines a chart is drawing from its Vega scenegraph.
 """
 from __future__ import annotations
@@ -15,6 +16,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
@@ -131,6 +133,44 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
+def server(cmd: list[str], *, cwd: Path, env: dict[str, str], ready_url: str, log: Path | None = None,
+           timeout: float = 60.0):
+    """Run a server process (its output to ``log``, or a temporary file) until ``ready_url`` answers.
+
+    Yields the process; stops its whole process group (by PID) afterwards.
+    """
+    with contextlib.ExitStack() as stack:
+        if log is None:
+            log = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="db2book-server-"))) / "server.log"
+        with open(log, "wb") as out:
+            proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                    start_new_session=True)
+        try:
+            deadline = time.time() + timeout
+            while True:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"{Path(cmd[0]).name} exited: {log.read_text(errors='replace')[-2000:]}")
+                try:
+                    urllib.request.urlopen(ready_url, timeout=2)
+                    break
+                except Exception as exc:  # not up yet (a 404 or 403 is an answer: it is up)
+                    if getattr(exc, "code", None):
+                        break
+                    if time.time() > deadline:
+                        raise RuntimeError(f"{Path(cmd[0]).name} did not answer {ready_url} in {timeout} s") from exc
+                    time.sleep(0.25)
+            yield proc
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+
+
+@contextlib.contextmanager
 def voila(notebook: Path, timeout: float = 60.0):
     """Start Voila on a loopback port for ``notebook``; yields the URL of the rendered page."""
     port = free_port()
@@ -138,28 +178,6 @@ def voila(notebook: Path, timeout: float = 60.0):
                PYDEVD_DISABLE_FILE_VALIDATION="1")
     cmd = [str(Path(sys.executable).parent / "voila"), str(notebook), "--no-browser", f"--port={port}",
            "--Voila.ip=127.0.0.1", "--Voila.open_browser=False"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            start_new_session=True)
     url = f"http://127.0.0.1:{port}/"
-    try:
-        deadline = time.time() + timeout
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"voila exited: {proc.stderr.read().decode()[-2000:]}")
-            try:
-                urllib.request.urlopen(url + "api", timeout=1)
-                break
-            except Exception as exc:  # not up yet (or 404 on /api: it is up)
-                if getattr(exc, "code", None):
-                    break
-                if time.time() > deadline:
-                    raise RuntimeError(f"voila did not open port {port} in {timeout} s") from exc
-                time.sleep(0.25)
+    with server(cmd, cwd=ROOT, env=env, ready_url=url + "api", timeout=timeout):
         yield url
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)

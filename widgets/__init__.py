@@ -2,9 +2,14 @@
 
 One subpackage per study (``widgets.large_memory``, ...), each with a pure-numpy ``model``,
 Altair ``figures`` built by the shared pipeline in :mod:`widgets.figure`, and an ipywidgets
-``explorer``. Importing the package picks the chart renderer for the surface it runs on
-(see :mod:`widgets.render`).
+``explorer``. Importing the package is light: the chart renderer for the surface it runs on
+(see :mod:`widgets.render`) is picked when :mod:`widgets.figure` is imported, where charts are made.
 """
-from . import render as _render
 
-RENDERER = _render.enable()
+
+def __getattr__(name: str):
+    if name == "RENDERER":  # kept for code that read it here
+        from .figure import RENDERER
+
+        return RENDERER
+    raise AttributeError(f"module 'widgets' has no attribute {name!r}")

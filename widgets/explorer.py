@@ -7,19 +7,49 @@ parameter's fine ``step``) and can never leave the parameter's valid range.
 """
 from __future__ import annotations
 
+import hashlib
 import html
+import json
+import math
+import os
 import time
+from pathlib import Path
 from typing import Callable, Sequence
 
 import ipywidgets as w
+import traitlets
 import vl_convert
 
 from .figure import Figure, chart_at
 
 
+#: A folder shared by every kernel of a class server (``make voila`` sets it): a chart already drawn
+#: for one student, at the same settings, is read back instead of drawn again. The first render at
+#: the calibrated defaults is the same for the whole class, so it is drawn once, not thirty times.
+SVG_CACHE_ENV = "DB2BOOK_SVG_CACHE"
+
+
 def chart_svg(chart) -> str:
     """Any Altair chart as SVG, drawn in the kernel (no JavaScript needed in the front end)."""
-    return vl_convert.vegalite_to_svg(chart.to_dict())
+    spec = chart.to_dict()
+    folder = os.environ.get(SVG_CACHE_ENV)
+    if not folder:
+        return vl_convert.vegalite_to_svg(spec)
+    key = hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode()).hexdigest()
+    path = Path(folder) / key[:2] / f"{key}.svg"
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        pass
+    svg = vl_convert.vegalite_to_svg(spec)
+    try:  # write then rename, so that another kernel never reads half a file
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(svg, encoding="utf-8")
+        tmp.replace(path)
+    except OSError:
+        pass  # a read-only or full cache only costs speed
+    return svg
 
 
 def render_svg(fig: Figure, **values: float) -> str:
@@ -44,10 +74,93 @@ def live_step(p) -> float:
 def _slider(p) -> w.FloatSlider:
     return w.FloatSlider(
         value=p.default, min=p.min, max=p.max, step=live_step(p), description=p.label,
-        continuous_update=True, readout_format=".5g",
-        style={"description_width": "initial"}, layout=w.Layout(width="460px"),
+        continuous_update=True, readout=False,  # the NumberBox beside it is the readout, and checks what is typed
+        style={"description_width": "initial"}, layout=w.Layout(width="380px"),
         tooltip=p.help or p.title,
     )
+
+
+def _readable(x: float) -> str:
+    """A number for a message: whole numbers in full with separators, others to 6 digits."""
+    return f"{x:,.0f}" if float(x).is_integer() and abs(x) < 1e15 else f"{x:,.6g}"
+
+
+def parse_number(text: str, name: str, low: float, high: float, integer: bool = False) -> float | int:
+    """``text`` as a number in [low, high] (a whole number if ``integer``), or ValueError saying what is allowed.
+
+    Thousands separators (``1,000`` or ``1_000``) are accepted; ``nan``, infinities and words are not.
+    """
+    span = f"{_readable(low)} to {_readable(high)}"
+    cleaned = str(text).strip().replace(",", "").replace("_", "")
+    try:
+        value = float(cleaned)
+    except ValueError:
+        raise ValueError(f"{name}: {str(text).strip()[:20]!r} is not a number; enter one from {span}") from None
+    if not math.isfinite(value):
+        raise ValueError(f"{name}: enter a finite number from {span}")
+    if integer and value != int(value):
+        raise ValueError(f"{name}: enter a whole number from {span}")
+    if not low <= value <= high:
+        raise ValueError(f"{name}: {_readable(value)} is out of range; enter a number from {span}")
+    return int(value) if integer else value
+
+
+class NumberBox(w.VBox):
+    """A box a student types a number into. ``value`` is the last good number; a bad entry gets a
+    short message under the box and leaves ``value`` (and every chart drawn from it) as it was.
+
+    Unlike ipywidgets' bounded boxes, which silently clamp or revert in the browser, every entry
+    reaches Python, so an out-of-range value, a negative, ``nan`` or text is answered, not hidden.
+    """
+
+    value = traitlets.Any()
+
+    def __init__(self, value: float, low: float, high: float, name: str, description: str = "",
+                 integer: bool = False, width: str = "110px", fmt: str = ".5g"):
+        self.low, self.high, self.name, self.integer, self.fmt = low, high, name, integer, fmt
+        style = {"description_width": "initial"}
+        self.text = w.Text(value="", description=description, continuous_update=False, style=style,
+                           layout=w.Layout(width=width))
+        self.message = w.HTML(layout=w.Layout(max_width="460px"))
+        self.message.add_class("db2book-input-message")
+        super().__init__([self.text, self.message])
+        self.add_class("db2book-number")
+        self.value = parse_number(str(value), name, low, high, integer)
+        self.text.value = self.format(self.value)
+        self.text.observe(self._typed, names="value")
+        self.observe(self._shown, names="value")
+
+    @traitlets.validate("value")
+    def _check(self, proposal):
+        """Code that sets ``value`` directly gets the same checks as a student typing it."""
+        return parse_number(repr(proposal["value"]), self.name, self.low, self.high, self.integer)
+
+    @property
+    def error(self) -> str:
+        """The message shown for the last bad entry ('' when the box holds a good number)."""
+        return self._error if hasattr(self, "_error") else ""
+
+    def format(self, value) -> str:
+        """The number as the box shows it: whole numbers with thousands separators, others to 5 digits."""
+        if self.integer or (float(value).is_integer() and abs(value) < 1e15):
+            return f"{value:,.0f}"
+        return format(value, self.fmt)
+
+    def _typed(self, change) -> None:
+        try:
+            value = parse_number(change["new"], self.name, self.low, self.high, self.integer)
+        except ValueError as exc:
+            self._error = str(exc)
+            self.message.value = f"<span style='color:#b00'>{html.escape(self._error)}</span>"
+            return
+        self._error = ""
+        self.message.value = ""
+        self.value = value
+
+    def _shown(self, change) -> None:
+        self._error = ""
+        self.message.value = ""
+        self.text.value = self.format(change["new"])
 
 
 class Explorer(w.VBox):
@@ -69,7 +182,11 @@ class Explorer(w.VBox):
                 params.setdefault(p.name, p)
         self.params = params
         self.sliders = {name: _slider(p) for name, p in params.items()}
-        rows = {name: w.HBox([s, w.HTML(f"<span style='color:#555'>{html.escape(params[name].unit)}</span>")])
+        self.boxes = {name: NumberBox(p.default, p.min, p.max, p.label) for name, p in params.items()}
+        for name in params:
+            w.link((self.boxes[name], "value"), (self.sliders[name], "value"))
+        rows = {name: w.HBox([s, self.boxes[name],
+                              w.HTML(f"<span style='color:#555'>{html.escape(params[name].unit)}</span>")])
                 for name, s in self.sliders.items()}
         self.charts = [w.HTML() for _ in self.figures]
         for box, fig in zip(self.charts, self.figures):

@@ -23,6 +23,12 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
+from . import render as _render
+
+#: The chart renderer for this surface, chosen where charts are made (not when ``widgets`` is imported,
+#: so that a kernel that only needs a model or an exercise does not pay for Altair).
+RENDERER = _render.enable()
+
 SIGNIFICANT_DIGITS = 4  # what the page carries; the tests compare at this precision
 MAX_STATIC_ROWS = 2500
 WIDTH, HEIGHT = 520, 300

@@ -5,7 +5,7 @@ import html
 
 import ipywidgets as w
 
-from ..explorer import Explorer, chart_svg
+from ..explorer import Explorer, NumberBox, chart_svg
 from . import figures as f
 from . import simulator as sim
 from . import workloads
@@ -20,17 +20,20 @@ class ObjectRow(w.HBox):
         small = w.Layout(width="120px")
         self.name = w.Text(value=spec.name, layout=w.Layout(width="95px"))
         self.access = w.Dropdown(options=["random", "sequential"], value=spec.access, layout=w.Layout(width="110px"))
-        self.pages = w.BoundedIntText(value=spec.pages, min=1, max=2_000_000, layout=small)
-        self.working_set = w.BoundedIntText(value=spec.working_set, min=1, max=2_000_000, layout=small)
-        self.rate = w.BoundedFloatText(value=spec.rate, min=0.0, max=5_000.0, layout=w.Layout(width="90px"))
-        self.skew = w.BoundedFloatText(value=spec.skew, min=0.0, max=2.0, step=0.1, layout=w.Layout(width="70px"))
-        self.scan = w.BoundedIntText(value=spec.scan_pages or 0, min=0, max=2_000_000, layout=w.Layout(width="90px"))
+        self.pages = NumberBox(spec.pages, 1, 2_000_000, "pages", integer=True, width="120px")
+        self.working_set = NumberBox(spec.working_set, 1, 2_000_000, "working set", integer=True, width="120px")
+        self.rate = NumberBox(spec.rate, 0.0, 5_000.0, "getpages/s", width="90px")
+        self.skew = NumberBox(spec.skew, 0.0, 2.0, "skew", width="70px")
+        self.scan = NumberBox(spec.scan_pages or 0, 0, 2_000_000, "pages/scan", integer=True, width="90px")
         self.pool = w.Dropdown(options=["BPSEQ", "BPRAND"], value=pool, layout=w.Layout(width="100px"))
         super().__init__([self.name, self.access, self.pages, self.working_set, self.rate, self.skew, self.scan,
                           self.pool])
 
     def spec(self) -> sim.ObjectSpec:
         """The row as an ObjectSpec (raises ValueError naming the bad field)."""
+        bad = [b.error for b in (self.pages, self.working_set, self.rate, self.skew, self.scan) if b.error]
+        if bad:
+            raise ValueError(f"object {self.name.value.strip()!r}: {bad[0]}")
         sequential = self.access.value == "sequential"
         return sim.ObjectSpec(self.name.value.strip(), int(self.pages.value), self.access.value, float(self.rate.value),
                               skew=0.0 if sequential else float(self.skew.value),
@@ -58,10 +61,9 @@ class BufferPoolTool(w.VBox):
                                      style=_STYLE, layout=w.Layout(width="460px"))
         self.vpseqt = w.IntSlider(value=80, min=0, max=100, step=5, description="VPSEQT (%)", style=_STYLE,
                                   layout=w.Layout(width="460px"))
-        self.seconds = w.BoundedFloatText(value=workloads.SECONDS, min=1, max=3_600, description="Seconds traced",
-                                          style=_STYLE, layout=w.Layout(width="220px"))
-        self.seed = w.BoundedIntText(value=1, min=0, max=2**31 - 1, description="Seed", style=_STYLE,
-                                     layout=w.Layout(width="160px"))
+        self.seconds = NumberBox(workloads.SECONDS, 1, 3_600, "Seconds traced", description="Seconds traced",
+                                 width="220px")
+        self.seed = NumberBox(1, 0, 2**31 - 1, "Seed", description="Seed", integer=True, width="160px")
         self.run_button = w.Button(description="Run", button_style="primary")
         self.sweep_button = w.Button(description="Sweep pool sizes")
         self.status = w.HTML()
@@ -76,6 +78,9 @@ class BufferPoolTool(w.VBox):
         self.run()
 
     def trace(self) -> sim.Trace:
+        for box in (self.seconds, self.seed):
+            if box.error:
+                raise ValueError(box.error)
         specs = [r.spec() for r in self.rows]
         expected = sum(s.rate for s in specs) * float(self.seconds.value)
         if expected > 2_000_000:

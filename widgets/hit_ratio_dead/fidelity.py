@@ -123,15 +123,18 @@ def ledger_rows() -> list[LedgerRow]:
                 chapter=CHAPTER, source=pub.cite(pub.IMS, row.run_id, "hit_ratio_pct"),
                 quantity="IMS subpool hit ratio (%)",
                 condition=f"{row.pool_buffers:g} buffers; stack-distance fit: 2 numbers through these 3 points",
-                published=row.hit_ratio_pct, model=100 * float(h), tolerance=0.01))
+                published=row.hit_ratio_pct, model=100 * float(h), tolerance=0.01, role="fitted",
+                cell=(pub.STUDY, pub.IMS, row.run_id, "hit_ratio_pct")))
     drift = get_block_rate_drift()
     for row, h in zip(ims.itertuples(), hits_model):
         rows.append(LedgerRow(
             chapter=CHAPTER, source=pub.cite(pub.IMS, row.run_id, "blocks_read_per_s"),
             quantity="IMS blocks read per second",
-            condition=f"{row.pool_buffers:g} buffers; predicted: get-block rate x (1 - model hit ratio)",
+            condition=f"{row.pool_buffers:g} buffers; get-block rate x (1 - model hit ratio): restates the fitted "
+                      "hit ratios (and the threshold bracket) through the measured get-block rate",
             published=row.blocks_read_per_s, model=float(model.read_rate(rate, h)),
-            tolerance=drift + 0.05 / row.blocks_read_per_s))
+            tolerance=drift + 0.05 / row.blocks_read_per_s, role="fitted",
+            cell=(pub.STUDY, pub.IMS, row.run_id, "blocks_read_per_s")))
     for run, (small, large) in {"ims_370_to_450": (1, 2), "ims_450_to_530": (2, 3), "ims_530_to_610": (3, 4)}.items():
         printed = pub.value(pub.QUOTED, run, "io_rate_saving_per_s")
         saved = rate * (hits_model[large] - hits_model[small])
@@ -139,21 +142,23 @@ def ledger_rows() -> list[LedgerRow]:
             chapter=CHAPTER, source=pub.cite(pub.QUOTED, run, "io_rate_saving_per_s"),
             quantity="I/Os per second saved by the next pool size",
             condition=f"{ims['pool_buffers'].iloc[small]:g} -> {ims['pool_buffers'].iloc[large]:g} buffers; "
-                      "predicted from the fitted hit ratios",
-            published=printed, model=float(saved), tolerance=0.5 / printed + drift))
+                      "the difference of two fitted hit ratios x the get-block rate",
+            published=printed, model=float(saved), tolerance=0.5 / printed + drift, role="fitted",
+            cell=(pub.STUDY, pub.QUOTED, run, "io_rate_saving_per_s")))
     printed = pub.value(pub.QUOTED, "sequential_prefetch_all_read", "application_hit_ratio_pct")
     rows.append(LedgerRow(
         chapter=CHAPTER, source=pub.cite(pub.QUOTED, "sequential_prefetch_all_read", "application_hit_ratio_pct"),
         quantity="application hit ratio of pure sequential prefetch (%)",
         condition="1 - 1/32: one I/O per 32 pages", published=printed,
-        model=100 * float(model.prefetch_application_hit_ratio()), tolerance=0.5 / printed))
+        model=100 * float(model.prefetch_application_hit_ratio()), tolerance=0.5 / printed, role="identity"))
     rate_saved = pub.value(pub.QUOTED, "bp2_2002_io_saving", "io_saving_per_s")
     interval = pub.value(pub.QUOTED, "bp2_2002_io_saving", "interval_s")
     ios = model.ios_avoided(rate_saved, interval)
     rows.append(LedgerRow(
         chapter=CHAPTER, source=pub.cite(pub.QUOTED, "bp2_2002_io_saving", "ios_saved"),
         quantity="I/Os avoided in the interval", condition="72 I/O per s x 3,489 s (arithmetic)",
-        published=pub.value(pub.QUOTED, "bp2_2002_io_saving", "ios_saved"), model=float(ios), tolerance=1e-9))
+        published=pub.value(pub.QUOTED, "bp2_2002_io_saving", "ios_saved"), model=float(ios), tolerance=1e-9,
+        role="identity"))
     minutes = pub.value(pub.QUOTED, "bp2_2002_io_saving", "elapsed_saving_min")
     rows.append(LedgerRow(
         chapter=CHAPTER, source=pub.cite(pub.QUOTED, "bp2_2002_io_saving", "elapsed_saving_min"),
@@ -161,7 +166,7 @@ def ledger_rows() -> list[LedgerRow]:
         condition="I/Os avoided x 4 ms synchronous I/O; 'almost 17': within half a minute",
         published=minutes,
         model=float(model.elapsed_saved_s(ios, pub.value(pub.QUOTED, "bp2_2002_bsis", "avg_sync_io_ms"))) / 60,
-        tolerance=0.5 / minutes))
+        tolerance=0.5 / minutes, role="identity"))
     buffers = pub.value(pub.OBJECTS, "nent_bp2_pool", "vp_size_buffers")
     vpseqt = pub.value(pub.QUOTED, "nent_bp2_sbtab22", "vpseqt_pct")
     scan_pool = model.SharedPool(buffers, 2 * buffers, 0.7, 0.9)  # a scan heavy enough to reach its cap
@@ -170,7 +175,7 @@ def ledger_rows() -> list[LedgerRow]:
         chapter=CHAPTER, source=pub.cite(pub.QUOTED, "nent_bp2_sbtab22", "seq_scan_pages_max"),
         quantity="buffers one sequential scan may hold", condition=f"VPSEQT {vpseqt:g}% of BP2's {buffers:,.0f} buffers",
         published=pub.value(pub.QUOTED, "nent_bp2_sbtab22", "seq_scan_pages_max"), model=float(hold) * buffers,
-        tolerance=1e-9))
+        tolerance=1e-9, role="identity"))
     for screen in pub.SCREENS:
         if not _unflagged(screen, "getpages", "hit_ratio_pct", "overall_sys_hit_ratio_pct") or hidden_getpages(screen):
             continue
@@ -181,7 +186,7 @@ def ledger_rows() -> list[LedgerRow]:
             quantity="overall system hit ratio (%)",
             condition=f"screen {screen}: getpage-weighted mean of its {len(pools)} pools",
             published=pub.screen_value(screen, "total", "overall_sys_hit_ratio_pct"), model=100 * mean,
-            tolerance=overall_tolerance(screen)))
+            tolerance=overall_tolerance(screen), role="identity"))
     for screen in pub.SCREENS:
         if not _unflagged(screen, "total_read_write_io", "total_io_per_s", "elapsed_s"):
             continue
@@ -192,8 +197,43 @@ def ledger_rows() -> list[LedgerRow]:
             published=pub.screen_value(screen, "total", "total_io_per_s"),
             model=float(model.io_rate(pub.screen_value(screen, "total", "total_read_write_io"),
                                       pub.screen_value(screen, "screen", "elapsed_s"))),
-            tolerance=io_rate_tolerance(screen)))
-    return rows
+            tolerance=io_rate_tolerance(screen), role="identity"))
+    return rows + zipf_rows() + bridge_rows()
+
+
+ZIPF_MISS = "an independent-reference LRU curve is concave: it cannot stay flat and then jump at the loop's size"
+
+
+def zipf_rows() -> list[LedgerRow]:
+    """The best independent-reference (Che, power-law) curve at each IMS pool above 0%: fitted, and missing."""
+    pages, skew, _ = zipf_fit()
+    ims = pub.ims()
+    h = model.zipf_hit_ratio(ims["pool_buffers"].to_numpy(float), pages, skew)
+    return [LedgerRow(
+        chapter=CHAPTER, source=pub.cite(pub.IMS, row.run_id, "hit_ratio_pct"),
+        quantity="IMS subpool hit ratio (%), independent references",
+        condition=f"{row.pool_buffers:g} buffers; Che's approximation, power law fitted to all 5 points "
+                  f"({pages:,.0f} pages, skew {skew:.2f})", published=row.hit_ratio_pct, model=100 * float(x),
+        tolerance=0.01, role="fitted", cell=(pub.STUDY, pub.IMS, row.run_id, "hit_ratio_pct"),
+        miss=ZIPF_MISS)
+        for row, x in zip(ims.itertuples(), h) if row.hit_ratio_pct > 0]
+
+
+def bridge_rows() -> list[LedgerRow]:
+    """The large-memory runs' sync reads predicted from their total hit ratios alone (no fit; both miss).
+
+    Tolerance: what the hit ratio's printed rounding (0.005 point) can move the prediction.
+    """
+    out = []
+    for p, run in zip(bridge_predictions(), pub.large_memory_runs().iloc[1:].itertuples()):
+        out.append(LedgerRow(
+            chapter=CHAPTER, source=run.source, quantity="sync reads per s of a large-memory run",
+            condition=f"{p['run']}, {run.pool_gb:g} GB, hit ratio {p['hit_ratio_pct']}%: predicted from the hit ratio, "
+                      "scaling the 161 GB run's getpages by ETR", published=p["measured"], model=p["predicted"],
+            tolerance=0.005 / (100 - p["hit_ratio_pct"]), role="predicted",
+            cell=("large_memory", pub.LARGE_MEMORY_TABLE, p["run"], "sync_reads_per_s"),
+            miss="the total hit ratio mixes page sizes and prefetch; it does not measure sync reads"))
+    return out
 
 
 def negative_pools():
@@ -240,16 +280,6 @@ def bridge_predictions() -> list[dict]:
 def misses() -> list[dict]:
     """What the models and the deck's own numbers do not reproduce, shown rather than hidden."""
     out = []
-    pages, skew, worst = zipf_fit()
-    out.append({"what": "IMS hit ratios under independent references (Che, power law), best of all sizes and skews",
-                "published": "0.0, 0.5, 30.3, 40.1, 49.7% at 50-610 buffers",
-                "model": f"worst point off by {worst:.1f} points (catalogue {pages:,.0f} pages, skew {skew:.2f})",
-                "why": "an independent-reference LRU curve is concave: it cannot stay flat and then jump"})
-    for p in bridge_predictions():
-        out.append({"what": f"large-memory run {p['run']}: sync reads per s from its hit ratio alone",
-                    "published": f"{p['measured']:,.0f} per s at {p['hit_ratio_pct']}%",
-                    "model": f"{p['predicted']:,.0f} per s ({100 * (p['predicted'] / p['measured'] - 1):+.0f}%)",
-                    "why": "the total hit ratio mixes page sizes and prefetch; it does not measure sync reads"})
     before = pub.screen_value("2003-07-02", "total", "total_getpages")
     after = pub.screen_value("2003-10-06", "total", "total_getpages")
     out.append({"what": "getpage growth, HNB1 2003-07-02 to 2003-10-06",

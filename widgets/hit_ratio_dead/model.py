@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import validation as v
-from ..large_memory.model import che_curve, lru_miss_ratio
+from ..lru import che_curve, lru_miss_ratio
 
 PREFETCH_QUANTITY = 32  # pages one sequential-prefetch I/O reads (4 KB pages, DB2 V6/V7)
 

@@ -71,18 +71,20 @@ def _single_rows(cal: Calibration) -> list[LedgerRow]:
                 chapter=CHAPTER, source=getattr(run, f"src_{metric}"), quantity=label,
                 condition=f"{run.run_id}: {run.series}, {run.bp_size_total_gb:g} GB, {run.machine}",
                 published=float(getattr(run, metric)), model=float(pred[key][()]),
-                tolerance=tolerance(metric)))
+                tolerance=tolerance(metric), role="fitted",
+                cell=(published.STUDY, run.file, run.run_id, metric)))
     return rows
 
 
 def _itr_ratio_rows(cal: Calibration) -> list[LedgerRow]:
     rows = []
-    for name, printed, line in (("zEC12", 1.21, 1236), ("z13", 1.24, 1236)):
+    for name, printed in (("zEC12", 1.21), ("z13", 1.24)):
         itr = predict_single(np.array([161.0, 638.0]), name, cal)["itr"]
         rows.append(LedgerRow(
-            chapter=CHAPTER, source=f"{published.DOC}, Figure 18 text, line {line}",
+            chapter=CHAPTER, source=published.FIGURE_18_TEXT,
             quantity="ITR ratio 638 GB / 161 GB", condition=f"consolidated pools, {name}",
-            published=printed, model=float(itr[1] / itr[0]), tolerance=tolerance("itr_ds_per_s")))
+            published=printed, model=float(itr[1] / itr[0]), tolerance=tolerance("itr_ds_per_s"),
+            role="fitted"))
     return rows
 
 
@@ -98,32 +100,100 @@ def _data_sharing_rows(cal: Calibration) -> list[LedgerRow]:
             published=float(run.sync_reads_per_s),
             # no ETR model for data sharing: per-DS reads are scaled by the measured ETR
             model=float(pred["reads_per_ds"]) * float(run.etr_ds_per_s),
-            tolerance=tolerance("sync_reads_per_s")))
+            tolerance=tolerance("sync_reads_per_s"), role="fitted",
+            cell=(published.STUDY, run.file, run.run_id, "sync_reads_per_s")))
         rows.append(LedgerRow(
             chapter=CHAPTER, source=run.src_itr_ds_per_s,
             quantity="ITR (DS/s), 2-way data sharing", condition=cond,
             published=float(run.itr_ds_per_s), model=float(pred["itr"]),
-            tolerance=tolerance("itr_ds_per_s")))
+            tolerance=tolerance("itr_ds_per_s"), role="fitted",
+            cell=(published.STUDY, run.file, run.run_id, "itr_ds_per_s")))
+        rows.append(LedgerRow(
+            chapter=CHAPTER, source=run.src_gbp_hit_ratio_pct,
+            quantity="group buffer pool hit ratio (%)", condition=cond + "; fitted, held to the printed whole percent",
+            published=float(run.gbp_hit_ratio_pct), model=100 * float(pred["gbp_hit"]),
+            tolerance=0.5 / float(run.gbp_hit_ratio_pct), role="fitted",
+            cell=(published.STUDY, run.file, run.run_id, "gbp_hit_ratio_pct"), miss=GBP_MISS))
     return rows
+
+
+GBP_MISS = ("the model gives the group pool no dependence on the local pools, while Table 10's hit ratio falls "
+            "from 37% to 30% and then jumps to 53% as they grow")
+#: Leave-one-out rows whose error exceeds the layout tolerance: judged by hand, with the reason.
+LOO_MISSES = {
+    ("S30906B2", "itr_ds_per_s"): "held out, the CPU fit leans on the consolidated 638 GB run, whose ITR is 3.4% lower: "
+                                  "the layout difference the model cannot see, plus the fit's own scatter",
+    ("S31115B1", "itr_ds_per_s"): "held out, the CPU fit leans on the isolated 320 GB run at the same size: the layout "
+                                  "difference the model cannot see, plus the fit's own scatter",
+}
+
+
+def _held_out_rows() -> list[LedgerRow]:
+    """Leave-one-out: each run's ITR, request time and ETR from links refitted without that run."""
+    from .calibration import LINKS, held_out_links
+
+    rows = []
+    for run in published.single_system().itertuples():
+        pred = held_out_links(run.run_id)
+        for metric, how in LINKS.items():
+            rows.append(LedgerRow(
+                chapter=CHAPTER, source=getattr(run, f"src_{metric}"), quantity=INDICATORS[metric][1],
+                condition=f"{run.run_id}: {run.series}, {run.bp_size_total_gb:g} GB, {run.machine}; leave-one-out: "
+                          f"{how}, fitted on the other 7 runs",
+                published=float(getattr(run, metric)), model=pred[metric], tolerance=tolerance(metric),
+                role="predicted", cell=(published.STUDY, run.file, run.run_id, metric),
+                miss=LOO_MISSES.get((run.run_id, metric), "")))
+    return rows
+
+
+#: ITR identities outside the printed rounding: judged by hand, with the reason.
+ITR_IDENTITY_MISSES = {
+    "S40225B1": "601.46 / 0.7986 = 753.14, printed 753.05: 0.09 DS/s more than the printed digits allow "
+                "(Tables 13 and 15 print the same three numbers)",
+}
+
+
+def _itr_identity_rows() -> list[LedgerRow]:
+    """ITR = ETR / CPU utilisation, for every run of the single-system and data-sharing tables."""
+    from .. import ledger
+
+    rows = []
+    for frame, label in ((published.single_system(), "single system"), (published.data_sharing(), "2-way data sharing")):
+        for run in frame.itertuples():
+            cells = {m: ledger.cell(published.STUDY, run.file, run.run_id, m)
+                     for m in ("itr_ds_per_s", "etr_ds_per_s", "cpu_util_pct")}
+            slack = sum(ledger.half_unit(c["printed"]) / c["value"] for c in cells.values())
+            rows.append(LedgerRow(
+                chapter=CHAPTER, source=run.src_itr_ds_per_s, quantity="ITR (DS/s): ETR / CPU utilisation",
+                condition=f"{run.run_id}, {label}: {run.etr_ds_per_s:,.2f} DS/s at {run.cpu_util_pct:g}% busy",
+                published=float(run.itr_ds_per_s), model=float(run.etr_ds_per_s) / (float(run.cpu_util_pct) / 100),
+                tolerance=slack, role="identity", cell=cells["itr_ds_per_s"]["key"],
+                miss=ITR_IDENTITY_MISSES.get(run.run_id, "")))
+    return rows
+
+
+def _night_rows(cal: Calibration) -> list[LedgerRow]:
+    """Night Balancing's sync reads: the miss curve's floor and amplitude fitted (2 numbers, 3 points)."""
+    from .figures import night_curves  # the figure's own fit, not a copy of it
+
+    night = published.night_single()
+    reads = night_curves(night["bp_size_total_gb"].to_numpy(), cal.workload.skew,
+                         cal.workload.working_set_gb)["model: sync reads (random)"]
+    return [LedgerRow(
+        chapter=CHAPTER, source=run.src_sync_reads_per_s, quantity="DB2 sync reads (per s), Night Balancing",
+        condition=f"{run.run_id}: {run.bp_size_total_gb:g} GB, batch; floor + amplitude x the OLTP miss curve, "
+                  "fitted on these 3 points", published=float(run.sync_reads_per_s), model=float(r),
+        tolerance=tolerance("sync_reads_per_s"), role="fitted",
+        cell=(published.STUDY, "t18_night_single_results.csv", run.run_id, "sync_reads_per_s"))
+        for run, r in zip(night.itertuples(), reads)]
 
 
 def ledger_rows(cal: Calibration = CALIBRATED) -> list[LedgerRow]:
     """Every published number of the study that the chapter's models reproduce."""
-    return _single_rows(cal) + _itr_ratio_rows(cal) + _data_sharing_rows(cal)
+    return (_held_out_rows() + _single_rows(cal) + _itr_ratio_rows(cal) + _data_sharing_rows(cal)
+            + _night_rows(cal) + _itr_identity_rows())
 
 
 def misses(cal: Calibration = CALIBRATED) -> "list[dict]":
-    """Published numbers the models are known *not* to reproduce, with the model's value.
-
-    The group-buffer-pool hit ratio is fitted, but the simple two-level model cannot follow it
-    (see the chapter); it is shown to the reader here instead of being hidden.
-    """
-    ds = published.data_sharing()
-    out = []
-    for run in ds.itertuples():
-        model_hit = float(m.gbp_hit_ratio(run.gbp_gb, cal.group)) * 100
-        out.append({"run": run.run_id, "series": run.series, "LBP GB": run.lbp_per_member_gb,
-                    "GBP GB": run.gbp_gb, "published GBP hit %": run.gbp_hit_ratio_pct,
-                    "model GBP hit %": round(model_hit, 1),
-                    "error (points)": round(model_hit - run.gbp_hit_ratio_pct, 1)})
-    return out
+    """The group-buffer-pool hit ratios, fitted but not followed: now ledger rows marked as known misses."""
+    return [r.as_dict() for r in _data_sharing_rows(cal) if r.known_miss]

@@ -211,8 +211,7 @@ def itr_ratio_curves(pool_gb, cpu_us_per_sync_read, working_set_gb):
     return {k.replace("model: ", "model ITRR: "): now[k] / base[k][0] for k in now}
 
 
-#: Where the brief prints the two ITR ratios: the text of Figure 18 (extraction line 1236; p. 56 in its list of figures).
-FIGURE_18_TEXT = f"{published.DOC}, §9.0, text of Figure 18, p. 56"
+FIGURE_18_TEXT = published.FIGURE_18_TEXT
 
 
 def _itrr_points() -> pd.DataFrame:

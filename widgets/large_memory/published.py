@@ -13,6 +13,9 @@ from ..data import citation, load_long, study_document, wide
 
 STUDY = "large_memory"
 DOC = study_document(STUDY)  # "Large Memory for DB2 Buffer Pools with SAP, IBM brief v3.0 (2015)"
+#: Where the brief prints the two ITR ratios (1.21 and 1.24): the text under Figure 18
+#: (extraction line 1236; p. 56 in its list of figures).
+FIGURE_18_TEXT = f"{DOC}, §9.0, text of Figure 18, p. 56"
 
 SINGLE_SYSTEM = {  # file -> (series, machine)
     "t04_isolated_results.csv": ("isolated", "zEC12"),

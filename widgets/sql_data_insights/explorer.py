@@ -16,7 +16,7 @@ from functools import lru_cache
 
 import ipywidgets as w
 
-from ..explorer import Explorer
+from ..explorer import Explorer, NumberBox
 from . import fidelity, miniature, model
 from . import published as pub
 from . import figures as f
@@ -102,13 +102,13 @@ class Planner(w.VBox):
 
     def __init__(self, rows: float = 10_000_000, numeric: int = 5, categorical: int = 15,
                  distinct: float = 1_000_000):
-        style = {"description_width": "initial"}
-        self.rows = w.BoundedFloatText(value=rows, min=1, max=1e12, step=1e6, description="Rows", style=style)
-        self.numeric = w.BoundedIntText(value=numeric, min=0, max=1000, description="Numeric columns", style=style)
-        self.categorical = w.BoundedIntText(value=categorical, min=0, max=1000, description="Categorical columns",
-                                            style=style)
-        self.distinct = w.BoundedFloatText(value=distinct, min=0, max=1e12, step=1e5,
-                                           description="Distinct categorical values (all columns)", style=style)
+        self.rows = NumberBox(rows, 1, 1e12, "Rows", description="Rows", width="300px")
+        self.numeric = NumberBox(numeric, 0, 1000, "Numeric columns", description="Numeric columns", integer=True,
+                                 width="300px")
+        self.categorical = NumberBox(categorical, 0, 1000, "Categorical columns", description="Categorical columns",
+                                     integer=True, width="300px")
+        self.distinct = NumberBox(distinct, 0, 1e12, "Distinct categorical values",
+                                  description="Distinct categorical values (all columns)", width="420px")
         self.result = w.HTML()
         self.result.add_class("db2book-planner")
         inputs = [self.rows, self.numeric, self.categorical, self.distinct]

@@ -22,11 +22,13 @@ import pandas as pd
 
 from ..data import load_long
 from ..ledger import LedgerRow
+from . import calibration as fit
 from . import model
 from . import published as pub
+from .calibration import relative_lsq  # noqa: F401  (moved; kept importable from here)
 
 CHAPTER = "SQL Data Insights"
-FIT_FAMILY = "Table 6-1"
+FIT_FAMILY = fit.FIT_FAMILY
 PREDICTED = ("cols_10", "cols_20", "cols_30", "cols_60", "table_1")
 #: the quantities of the training cost, their unit and whether the model has a fixed part
 COSTS = {"elapsed_min": ("total elapsed time (min)", False), "sqldi_cpu_min": ("SQL DI CPU (min)", False),
@@ -35,14 +37,6 @@ HEAPS_ROWS = ("view_1", "view_2", "view_3", "view_4")  # before the rows start r
 
 
 # --- fitting helpers ----------------------------------------------------------------------------
-
-
-def relative_lsq(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Coefficients c minimising sum((X c / y - 1)^2): least squares on relative residuals."""
-    x = np.atleast_2d(np.asarray(x, dtype=float).T).T
-    y = np.asarray(y, dtype=float)
-    coef, *_ = np.linalg.lstsq(x / y[:, None], np.ones_like(y), rcond=None)
-    return coef
 
 
 def rms(errors) -> float:
@@ -99,45 +93,30 @@ def _fit_set() -> pd.DataFrame:
 # --- the fits -------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
 def text_fit() -> float:
     """Bytes of training text per word (through the origin, on Table 6-1)."""
-    d = _fit_set()
-    return float(relative_lsq(d["words"].to_numpy(), d["text_mb"].to_numpy() * model.MB)[0])
+    return fit.coefficients("text_mb", fit.fit_names())[0]
 
 
-@lru_cache(maxsize=None)
 def vector_fit() -> float:
     """Bytes per vocabulary word in the model file (ZLOAD size / vocabulary, on Table 6-1)."""
-    d = _fit_set()
-    return float(relative_lsq(d["vocabulary"].to_numpy(), d["zload_mb"].to_numpy() * model.MB)[0])
+    return fit.coefficients("zload_mb", fit.fit_names())[0]
 
 
-@lru_cache(maxsize=None)
 def cost_fit(quantity: str) -> tuple[float, float]:
     """(fixed, per million words) of a training cost on Table 6-1; fixed is 0 where argued."""
-    d = _fit_set()
-    w = d["words"].to_numpy() / 1e6
-    y = d[quantity].to_numpy()
-    if COSTS[quantity][1]:
-        fixed, per = relative_lsq(np.c_[np.ones_like(w), w], y)
-        return float(fixed), float(per)
-    return 0.0, float(relative_lsq(w, y)[0])
+    coef = fit.coefficients(quantity, fit.fit_names())
+    return (coef[0], coef[1]) if fit.HAS_FIXED[quantity] else (0.0, coef[0])
 
 
-@lru_cache(maxsize=None)
 def memory_fit() -> tuple[float, float, float]:
     """(fixed MB, MB per million words, MB per million vocabulary words) on Table 6-1."""
-    d = _fit_set()
-    x = np.c_[np.ones(len(d)), d["words"] / 1e6, d["vocabulary"] / 1e6]
-    return tuple(float(c) for c in relative_lsq(x, d["memory_mb"].to_numpy()))
+    return fit.coefficients("memory_mb", fit.fit_names())
 
 
-@lru_cache(maxsize=None)
 def zfs_fit() -> float:
     """zFS / (text + model file): one overhead factor on Table 6-1."""
-    d = _fit_set()
-    return float(relative_lsq((d["text_mb"] + d["zload_mb"]).to_numpy(), d["zfs_mb"].to_numpy())[0])
+    return fit.coefficients("zfs_mb", fit.fit_names())[0]
 
 
 def predict(dataset: str, quantity: str) -> float:
@@ -145,17 +124,8 @@ def predict(dataset: str, quantity: str) -> float:
     row = pub.datasets().loc[dataset]
     if quantity == "words":
         return float(model.words(row["rows"], row["n_columns"]))
-    if quantity == "text_mb":
-        return float(model.text_mb(row["words"], text_fit()))
-    if quantity == "zload_mb":
-        return float(model.model_mb(row["vocabulary"], vector_fit()))
-    if quantity in COSTS:
-        fixed, per = cost_fit(quantity)
-        return float(model.linear_cost(row["words"], fixed, per))
-    if quantity == "memory_mb":
-        return float(model.peak_memory_mb(row["words"], row["vocabulary"], *memory_fit()))
-    if quantity == "zfs_mb":
-        return float(model.zfs_mb(row["text_mb"], row["zload_mb"], zfs_fit()))
+    if quantity in fit.QUANTITIES:
+        return fit.value(quantity, dataset, fit.coefficients(quantity, fit.fit_names()))
     raise ValueError(f"quantity={quantity!r} has no model; choose from words, text_mb, zload_mb, "
                      f"{', '.join(COSTS)}, memory_mb, zfs_mb")
 
@@ -186,26 +156,43 @@ FIT_NOTES = {
 }
 
 
-def fit_rows(quantity: str) -> tuple[list[LedgerRow], list[dict]]:
-    """Ledger rows (inside the band) and misses (outside it) of one fitted quantity, all 11 data sets."""
+def fit_rows(quantity: str) -> list[LedgerRow]:
+    """Ledger rows of one fitted quantity for all 11 data sets: Table 6-1 fitted, the others predicted.
+
+    Which rows miss is decided by hand in :data:`KNOWN_MISSES`; a test checks that exactly those
+    rows are outside their band.
+    """
     d = pub.datasets()
     label, note = FITTED[quantity], FIT_NOTES[quantity]
-    rows, missed = [], []
+    rows = []
     for name in d.index:
         fitted = name in _fit_set().index
         tol = max(tolerance(quantity), rounding(name, quantity))
-        published, modelled = float(d.loc[name, quantity]), predict(name, quantity)
         how = f"fitted on {FIT_FAMILY}" if fitted else f"predicted from the {FIT_FAMILY} fit"
-        condition = f"{d.loc[name, 'label']} ({d.loc[name, 'family']}); {note}, {how}"
-        err = abs(modelled / published - 1)
-        if err <= tol:
-            rows.append(LedgerRow(chapter=CHAPTER, source=pub.cite_quantity(name, quantity), quantity=label,
-                                  condition=condition, published=published, model=modelled, tolerance=tol))
-        else:
-            missed.append({"quantity": label, "condition": condition, "published": published,
-                           "model": round(modelled, 4), "error": f"{modelled / published - 1:+.1%}",
-                           "tolerance": f"{tol:.3g}", "note": MISS_NOTES.get((quantity, name), MISS_NOTES.get(quantity, ""))})
-    return rows, missed
+        rows.append(LedgerRow(
+            chapter=CHAPTER, source=pub.cite_quantity(name, quantity), quantity=label,
+            condition=f"{d.loc[name, 'label']} ({d.loc[name, 'family']}); {note}, {how}",
+            published=float(d.loc[name, quantity]), model=predict(name, quantity), tolerance=tol,
+            role="fitted" if fitted else "predicted", cell=_cell_key(name, quantity),
+            miss=KNOWN_MISSES.get((quantity, name), "")))
+    return rows
+
+
+def held_out_rows(quantity: str) -> list[LedgerRow]:
+    """Leave-one-out on Table 6-1: each view predicted by the fit on the other five, in the fit's band."""
+    d = pub.datasets()
+    label, note = FITTED[quantity], FIT_NOTES[quantity]
+    return [LedgerRow(
+        chapter=CHAPTER, source=pub.cite_quantity(name, quantity), quantity=label,
+        condition=f"{d.loc[name, 'label']} ({FIT_FAMILY}); {note}, leave-one-out: fitted on the other five views",
+        published=float(d.loc[name, quantity]), model=fit.held_out(name, quantity),
+        tolerance=max(tolerance(quantity), rounding(name, quantity)), role="predicted", cell=_cell_key(name, quantity),
+        miss=HELD_OUT_MISSES.get((quantity, name), "")) for name in fit.fit_names()]
+
+
+def _cell_key(dataset: str, quantity: str) -> tuple:
+    """(study, file, run_id, metric) of a data set's printed quantity."""
+    return (pub.STUDY, pub.DATASETS[dataset][0], dataset, pub.metric_of(dataset, quantity))
 
 
 MISS_NOTES = {
@@ -213,43 +200,68 @@ MISS_NOTES = {
                "Table 6-2 hold short values (the text: few distinct values, e.g. YES/NO)",
     "elapsed_min": "the per-word cost depends on the data: the text says resources cannot be planned "
                    "from rows or columns alone (Scenario 3)",
-    "sqldi_cpu_min": "the per-word cost depends on the data (Scenario 3); Table_1 costs 47% more per word "
-                     "than the views",
+    "sqldi_cpu_min": "the per-word cost depends on the data: the text says resources cannot be planned "
+                     "from rows or columns alone (Scenario 3)",
+    ("sqldi_cpu_min", "table_1"): "the per-word cost depends on the data (Scenario 3): Table_1 costs 47% more "
+                                  "per word than the views",
+    ("text_mb", "table_1"): "bytes per word depend on how long the values and column names are: Table_1, a "
+                            "different table, writes 5% less text per word than the views",
     ("db2_cpu_s", "table_1"): "Table_1's Db2 CPU is far below the views': 1.71 s here, 2.18 s when measured again "
                               "(Table 6-5), a 27% difference between two runs of the same table",
     "memory_mb": "peak memory does not follow words and vocabulary alone; Table_1's two measurements "
                  "differ by 17% (4,854 and 5,669 MB)",
 }
 
+#: The predictions outside their fit's band, listed by hand (quantity -> data sets); the reason is the
+#: quantity's note unless the data set has its own. A test fails if any other row misses, or one of these
+#: stops missing.
+_MISSED = {"text_mb": ("cols_10", "cols_20", "cols_30", "table_1"),
+           "elapsed_min": ("cols_10", "cols_30", "table_1"),
+           "sqldi_cpu_min": ("cols_10", "cols_30", "table_1"),
+           "db2_cpu_s": ("table_1",),
+           "memory_mb": ("cols_10", "cols_60", "table_1")}
+KNOWN_MISSES = {(q, n): MISS_NOTES.get((q, n), MISS_NOTES.get(q, "")) for q, names in _MISSED.items() for n in names}
+#: Leave-one-out predictions outside the band (quantity, view) -> reason: judged by hand.
+HELD_OUT_MISSES = {
+    ("db2_cpu_s", "view_1"): "without the smallest view the fixed part is set by runs 4 to 200 times larger; "
+                             "the line overshoots the 5-second run by half",
+    ("db2_cpu_s", "view_6"): "without the largest view the slope is extrapolated to twice the words it saw; "
+                             "the per-word Db2 CPU is not constant",
+    ("memory_mb", "view_4"): "three constants on five points: peak memory does not follow words and vocabulary "
+                             "alone, and the refit moves by more than the band",
+    ("memory_mb", "view_5"): "three constants on five points: VIEW_5 repeats rows, so its vocabulary stops growing "
+                             "while its memory does not",
+    ("memory_mb", "view_6"): "three constants on five points, extrapolated to the largest view: peak memory is "
+                             "not linear in words and vocabulary",
+    ("vocabulary", "view_1"): "two constants on three points: without VIEW_1 the refit exponent exceeds 1 and "
+                              "the curve undershoots the smallest view by half",
+    ("vocabulary", "view_2"): "VIEW_2 has fewer distinct values than its neighbours imply (27% below even the "
+                              "four-point curve): the views are not one growth process",
+}
+
 
 # --- words, the rule of thumb, concurrency --------------------------------------------------------------
 
 
-def word_rows() -> tuple[list[LedgerRow], list[dict]]:
-    """words = rows x (columns + 1) for every data set; the printed VIEW_4 count is a miss."""
+def word_rows() -> list[LedgerRow]:
+    """words = rows x (columns + 1) for every data set; the printed VIEW_4 count is a known miss."""
     d = pub.datasets()
-    rows, missed = [], []
+    rows = []
     for name in d.index:
         filename = pub.DATASETS[name][0]
-        modelled = predict(name, "words")
         in_thousands = printed_cell(name, "rows").endswith("K")
-        rows_tol = rounding(name, "rows") if in_thousands else 0.0  # Table 6-1 prints rows in thousands
-        tol = max(rows_tol, 1e-9)
-        if name == "view_4":
-            printed = float(d.loc[name, "words_printed"])
-            missed.append({"quantity": "words in the training text", "condition": "VIEW_4 (Table 6-1), as printed",
-                           "published": printed, "model": modelled, "error": f"{modelled / printed - 1:+.1%}",
-                           "tolerance": f"{tol:.2g}",
-                           "note": "printed 342,540,150; rows x 30 = 324,540,150 (two digits swapped); every "
-                                   "model in the chapter uses the corrected count"})
-            continue
+        tol = max(rounding(name, "rows") if in_thousands else 0.0, 1e-9)  # Table 6-1 prints rows in thousands
+        printed = float(d.loc[name, "words_printed"]) if name == "view_4" else float(d.loc[name, "words"])
         rows.append(LedgerRow(
             chapter=CHAPTER, source=pub.cite(filename, name, "words_count"), quantity="words in the training text",
             condition=f"{d.loc[name, 'label']}: rows x (columns + 1) = {d.loc[name, 'rows']:,.0f} x "
                       f"{d.loc[name, 'n_columns'] + 1:.0f}" + ("; rows printed in thousands" if in_thousands else
                                                              "; exact integer arithmetic"),
-            published=float(d.loc[name, "words"]), model=modelled, tolerance=tol))
-    return rows, missed
+            published=printed, model=predict(name, "words"), tolerance=tol, role="identity",
+            cell=(pub.STUDY, filename, name, "words_count"),
+            miss=("printed 342,540,150; rows x 30 = 324,540,150 (two digits swapped); every model in the chapter "
+                  "uses the corrected count") if name == "view_4" else ""))
+    return rows
 
 
 def rule_rows() -> list[LedgerRow]:
@@ -267,13 +279,14 @@ def rule_rows() -> list[LedgerRow]:
         LedgerRow(chapter=CHAPTER, source=pub.cite_prose("model_size_example", "estimate_mb", "6.1.4"),
                   quantity="rule-of-thumb model size (MB)",
                   condition=f"[(20 x {n:g}) + {cat:,.0f}] x 3,300 bytes; printed '~899 MB'",
-                  published=printed, model=estimate, tolerance=half_unit("899") / printed),
+                  published=printed, model=estimate, tolerance=half_unit("899") / printed, role="identity"),
         LedgerRow(chapter=CHAPTER, source=pub.cite(pub.COLUMNS, "cols_10", "zload_size_mb"),
                   quantity="model size, ZLOAD (MB): the rule against the measurement",
                   condition=f"Table 6-2's 10-column view; the rule's 3,300 B is {vector_fit():,.1f} B rounded up and "
                             f"counts 20 clusters per numeric column where the model has {clusters / n:.1f}: "
                             f"tolerance = that known bias, {bias:.2%}, rounded up to 0.5%",
-                  published=measured, model=estimate, tolerance=math.ceil(bias * 200) / 200),
+                  published=measured, model=estimate, tolerance=max(math.ceil(bias * 200) / 200, 0.005), role="predicted",
+                  cell=(pub.STUDY, pub.COLUMNS, "cols_10", "zload_size_mb")),
     ]
 
 
@@ -297,27 +310,42 @@ def concurrency_rows() -> list[LedgerRow]:
         LedgerRow(chapter=CHAPTER, source=pub.cite(pub.CONCURRENT, "single", "total_elapsed_min"),
                   quantity="elapsed time, one run (min)", condition="Table_1 alone; fixed + CPU part through both "
                   "points: exact by construction", published=c["single"],
-                  model=float(model.concurrent_elapsed(1, *args)), tolerance=0.001),
+                  model=float(model.concurrent_elapsed(1, *args)), tolerance=0.001, role="fitted"),
         LedgerRow(chapter=CHAPTER, source=pub.cite(pub.CONCURRENT, "two_concurrent", "total_elapsed_min"),
                   quantity="elapsed time, two runs together (min)", condition="Table_1 and Table_2; exact by "
                   "construction", published=c["two"], model=float(model.concurrent_elapsed(2, *args)),
-                  tolerance=0.001),
+                  tolerance=0.001, role="fitted"),
         LedgerRow(chapter=CHAPTER, source=pub.cite_prose("training_concurrency", "sequential_elapsed_min", "6.1.2"),
                   quantity="elapsed time, two runs back to back (min)",
                   condition="2 x one run; printed to 0.01 min", published=pub.quoted(
                       "training_concurrency", "sequential_elapsed_min"),
-                  model=float(model.sequential_elapsed(2, *args)), tolerance=0.005 / 11.04),
+                  model=float(model.sequential_elapsed(2, *args)), tolerance=0.005 / 11.04, role="identity"),
         LedgerRow(chapter=CHAPTER, source=pub.cite_prose("training_concurrency", "concurrent_vs_sequential_change_pct", "6.1.2"),
                   quantity="time saved by running together (%)",
                   condition="1 - together / back to back; printed as a whole percent ('22% less')",
                   published=-pub.quoted("training_concurrency", "concurrent_vs_sequential_change_pct"),
-                  model=saving, tolerance=0.5 / 22),
+                  model=saving, tolerance=0.5 / 22, role="identity"),
         LedgerRow(chapter=CHAPTER, source=pub.cite(pub.CONCURRENT, "two_concurrent", "zfs_mb"),
                   quantity="zFS space, two runs together (MB)",
                   condition="2 x one run's zFS: each run writes its own text and model files",
                   published=float(conc.loc["two_concurrent", "zfs_mb"]),
-                  model=2 * float(conc.loc["single", "zfs_mb"]), tolerance=0.5 / 1080),
-    ]
+                  model=2 * float(conc.loc["single", "zfs_mb"]), tolerance=0.5 / 1080, role="predicted",
+                  cell=(pub.STUDY, pub.CONCURRENT, "two_concurrent", "zfs_mb")),
+    ] + [LedgerRow(
+        chapter=CHAPTER, source=pub.cite(pub.CONCURRENT, "two_concurrent", metric), quantity=f"{label}, two runs together",
+        condition="Table_1 and Table_2 together = 2 x one run (Table 6-5), held to the printed rounding",
+        published=float(conc.loc["two_concurrent", metric]), model=2 * float(conc.loc["single", metric]),
+        tolerance=half_unit(printed_concurrent("two_concurrent", metric)) / float(conc.loc["two_concurrent", metric]),
+        role="predicted", cell=(pub.STUDY, pub.CONCURRENT, "two_concurrent", metric),
+        miss="running together used less than twice one run: the peaks do not coincide, and two runs share some work")
+        for metric, label in (("sqldi_cpu_min", "SQL DI CPU (min)"), ("db2_cpu_s", "Db2 CPU (s)"),
+                              ("peak_memory_mb", "peak memory (MB)"))]
+
+
+def printed_concurrent(run_id: str, metric: str) -> str:
+    """The printed text of one Table 6-5 cell."""
+    long = _long(pub.CONCURRENT)
+    return str(long[(long["run_id"] == run_id) & (long["metric"] == metric)]["printed"].iloc[0])
 
 
 # --- vocabulary growth ----------------------------------------------------------------------------------
@@ -351,21 +379,41 @@ def vocabulary_ratios() -> dict:
             "words_x": float(d.loc["view_5", "words"] / d.loc["view_4", "words"])}
 
 
-def heaps_misses() -> list[dict]:
+def heaps_rows() -> list[LedgerRow]:
+    """Heaps' law V = K n^beta: fitted on VIEW_1-VIEW_4, VIEW_5's repeat share solved, VIEW_6 predicted.
+
+    The fitted rows are held to twice the fit's RMS error (the chapter's band); VIEW_6 misses both ways.
+    """
     h = heaps_calibration()
     d = pub.datasets()
-    out = []
-    for name, share, why in (
-            ("view_5", 0.0, "plain Heaps' law: the extra rows of VIEW_5 mostly repeat VIEW_4's values (line 11865)"),
-            ("view_6", 0.0, "plain Heaps' law, far above the measured vocabulary"),
-            ("view_6", h["repeat_share"], "with VIEW_5's repeat share: VIEW_6 is built on a different, 101-million-"
-                                          "row base table (Table B-1), so its rows bring new values again")):
+    tol = band(h["rms"])
+    rows = []
+    cases = [(name, 0.0, "fitted", f"Heaps' law fitted on VIEW_1-VIEW_4 (K = {h['k']:.3g}, beta = {h['beta']})", "")
+             for name in HEAPS_ROWS]
+    cases += [
+        ("view_5", 0.0, "predicted", "plain Heaps' law from the VIEW_1-VIEW_4 fit",
+         "the extra rows of VIEW_5 mostly repeat VIEW_4's values (the text says so), so the vocabulary barely grows"),
+        ("view_5", h["repeat_share"], "fitted", f"repeat share {h['repeat_share']:g} solved from this number: exact "
+                                                "by construction (to its three printed decimals)", ""),
+        ("view_6", 0.0, "predicted", "plain Heaps' law from the VIEW_1-VIEW_4 fit",
+         "far above the measured vocabulary: VIEW_6's rows repeat values too"),
+        ("view_6", h["repeat_share"], "predicted", f"with VIEW_5's repeat share {h['repeat_share']:g}",
+         "VIEW_6 is built on a different, 101-million-row base table (Table B-1), so its rows bring new values again"),
+    ]
+    for name, share, role, how, miss in cases:
         vm = float(model.vocabulary_with_repeats(d.loc[name, "rows"], h["base_rows"], h["k"], h["beta"], share))
-        published = float(d.loc[name, "vocabulary"])
-        out.append({"quantity": "vocabulary (words)", "condition": f"{d.loc[name, 'label']}, repeat share {share:g}",
-                    "published": published, "model": round(vm), "error": f"{vm / published - 1:+.0%}",
-                    "tolerance": "none (no ledger row)", "note": why})
-    return out
+        rows.append(LedgerRow(
+            chapter=CHAPTER, source=pub.cite_quantity(name, "vocabulary"), quantity="vocabulary (words)",
+            condition=f"{d.loc[name, 'label']}: {how}", published=float(d.loc[name, "vocabulary"]), model=vm,
+            tolerance=tol if share == 0.0 or role == "predicted" else 0.001, role=role,
+            cell=_cell_key(name, "vocabulary"), miss=miss))
+    for name in HEAPS_ROWS:
+        rows.append(LedgerRow(
+            chapter=CHAPTER, source=pub.cite_quantity(name, "vocabulary"), quantity="vocabulary (words)",
+            condition=f"{d.loc[name, 'label']}: leave-one-out, Heaps' law fitted on the other three of VIEW_1-VIEW_4",
+            published=float(d.loc[name, "vocabulary"]), model=fit.heaps_held_out(name, HEAPS_ROWS), tolerance=tol,
+            role="predicted", cell=_cell_key(name, "vocabulary"), miss=HELD_OUT_MISSES.get(("vocabulary", name), "")))
+    return rows
 
 
 # --- query cost (a reconstruction) --------------------------------------------------------------------------
@@ -500,36 +548,21 @@ def pooled_fits() -> list[dict]:
 
 
 @lru_cache(maxsize=None)
-def _all() -> tuple[tuple[LedgerRow, ...], tuple[dict, ...]]:
-    rows, missed = word_rows()
-    rows, missed = list(rows), list(missed)
+def _all() -> tuple[LedgerRow, ...]:
+    rows = word_rows()
     for quantity in ("text_mb", "zload_mb", "elapsed_min", "sqldi_cpu_min", "db2_cpu_s", "memory_mb", "zfs_mb"):
-        r, m = fit_rows(quantity)
-        rows += r
-        missed += m
-    rows += rule_rows()
-    rows += concurrency_rows()
-    conc = pub.concurrent()
-    for quantity, metric, label in (("sqldi_cpu_min", "sqldi_cpu_min", "SQL DI CPU (min)"),
-                                    ("db2_cpu_s", "db2_cpu_s", "Db2 CPU (s)"),
-                                    ("memory_mb", "peak_memory_mb", "peak memory (MB)")):
-        one, two = float(conc.loc["single", metric]), float(conc.loc["two_concurrent", metric])
-        missed.append({"quantity": label, "condition": "two runs together = 2 x one run (Table 6-5)",
-                       "published": two, "model": 2 * one, "error": f"{2 * one / two - 1:+.1%}",
-                       "tolerance": "none", "note": "running together used less than twice one run: "
-                                                    "the peaks do not coincide, and two runs share some work"})
-    missed += heaps_misses()
-    missed += pooled_fits()
-    return tuple(rows), tuple(missed)
+        rows += fit_rows(quantity)
+        rows += held_out_rows(quantity)
+    return tuple(rows + rule_rows() + concurrency_rows() + heaps_rows())
 
 
 def ledger_rows() -> list[LedgerRow]:
-    return list(_all()[0])
+    return list(_all())
 
 
 def misses() -> list[dict]:
-    """What the models do not reproduce (or only for one data set family), shown rather than hidden."""
-    return [dict(m) for m in _all()[1]]
+    """What is not a single published number: one per-word cost for all eleven data sets, shown rather than hidden."""
+    return pooled_fits()
 
 
 @lru_cache(maxsize=None)

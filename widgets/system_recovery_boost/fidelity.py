@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from .. import ledger
 from ..ledger import LedgerRow
 from . import model
 from . import published as pub
@@ -44,14 +45,15 @@ def flr_seconds(engines) -> float:
     return model.amdahl_time(engines, serial, parallel)
 
 
-def restart_total(run_id: str, engines: float) -> float:
-    """Db2 restart time (s) after an unplanned outage: printed phases, with FLR from the model."""
-    table = pub.restart(pub.UNPLANNED)
-    others = sum(table.loc[run_id, ph] for ph in pub.PHASES if ph != FLR)
-    return float(others + flr_seconds(engines))
+def _cell(filename: str, run_id: str, metric: str) -> dict:
+    return ledger.cell(pub.STUDY, filename, run_id, metric)
 
 
-def ledger_rows() -> list[LedgerRow]:
+TABLES = {pub.UNPLANNED: "Table 3-7, unplanned outage", pub.PLANNED: "Table 3-8, planned outage"}
+
+
+def fitted_rows() -> list[LedgerRow]:
+    """FLR through both unplanned points: two numbers, two parameters, exact by construction."""
     table = pub.restart(pub.UNPLANNED)
     rows = []
     for run_id, engines, label in (("no_boost", 4.0, "no boost, 2 CPs + 2 zIIPs"),
@@ -60,15 +62,67 @@ def ledger_rows() -> list[LedgerRow]:
             chapter=CHAPTER, source=pub.cite(pub.UNPLANNED, run_id, FLR),
             quantity="forward log recovery (s)",
             condition=f"unplanned outage, {label}; Amdahl through both points: exact by construction",
-            published=float(table.loc[run_id, FLR]), model=float(flr_seconds(engines)), tolerance=0.001))
-        # four printed phases, each rounded to 0.01 s, and a printed total: +-0.025 s at most
-        tolerance = 0.025 / float(table.loc[run_id, "db2_restart_s"])
-        rows.append(LedgerRow(
-            chapter=CHAPTER, source=pub.cite(pub.UNPLANNED, run_id, "db2_restart_s"),
-            quantity="Db2 restart time (s)", condition=f"unplanned outage, {label}; phases summed",
-            published=float(table.loc[run_id, "db2_restart_s"]), model=restart_total(run_id, engines),
-            tolerance=tolerance))
+            published=float(table.loc[run_id, FLR]), model=float(flr_seconds(engines)), tolerance=0.001,
+            role="fitted", cell=(pub.STUDY, pub.UNPLANNED, run_id, FLR)))
     return rows
+
+
+def identity_rows() -> list[LedgerRow]:
+    """Each table's restart totals (sum of the four phases) and every printed delta (boost - no boost)."""
+    rows = []
+    for filename, label in TABLES.items():
+        for run_id, run in (("no_boost", "no boost"), ("boost", "boost")):
+            rows.append(ledger.sum_row(
+                CHAPTER, pub.cite(filename, run_id, "db2_restart_s"), "Db2 restart time (s)",
+                f"{label}, {run}: the four printed phases summed",
+                _cell(filename, run_id, "db2_restart_s"), [_cell(filename, run_id, ph) for ph in pub.PHASES]))
+        for metric in ("ipl_s", "db2_restart_s", *pub.PHASES):
+            name = pub.PHASE_NAMES.get(metric, "Db2 restart")
+            rows.append(ledger.change_row(
+                CHAPTER, pub.cite(filename, "delta", metric), f"change in {name} time (s)",
+                f"{label}: boost - no boost, as printed", _cell(filename, "delta", metric),
+                [_cell(filename, "no_boost", metric)], [_cell(filename, "boost", metric)], percent=False))
+        rows.append(ledger.sum_row(
+            CHAPTER, pub.cite(filename, "delta", "db2_restart_s"), "change in Db2 restart time (s)",
+            f"{label}: the four printed phase deltas summed", _cell(filename, "delta", "db2_restart_s"),
+            [_cell(filename, "delta", ph) for ph in pub.PHASES]))
+    q = pub.QUOTED
+    rows.append(ledger.sum_row(
+        CHAPTER, pub.cite(q, "configuration", "active_ziips_during_boost_count"), "zIIPs working during the boost",
+        "2 assigned + 4 reserved zIIPs (test configuration)", _cell(q, "configuration", "active_ziips_during_boost_count"),
+        [_cell(q, "configuration", "ziips_count"), _cell(q, "configuration", "reserved_ziips_count")]))
+    rows.append(ledger.sum_row(
+        CHAPTER, pub.cite(q, "backlog_boost", "active_ziips_during_boost_count"), "zIIPs working during the boost",
+        "backlog scenario: 2 zIIPs without the boost + 4 reserved", _cell(q, "backlog_boost", "active_ziips_during_boost_count"),
+        [_cell(q, "backlog_no_boost", "ziips_count"), _cell(q, "configuration", "reserved_ziips_count")]))
+    rows.append(ledger.repeat_row(
+        CHAPTER, pub.cite(q, "setup_messages", "transient_ziip_cores_count"), "transient zIIP cores (IEA675I message)",
+        "the boost message against the 4 reserved zIIPs of the configuration",
+        _cell(q, "setup_messages", "transient_ziip_cores_count"), _cell(q, "configuration", "reserved_ziips_count")))
+    return rows
+
+
+def hypothesis_rows() -> list[LedgerRow]:
+    """Each hypothesis's fully parallel form, predicting FLR with the boost from FLR without it.
+
+    No fit: T_boost = T_no_boost x N_before / N_after. Held to the printed rounding (0.005 s), both
+    miss, and the misses are the chapter's argument: part of forward log recovery is serial.
+    """
+    measured = pub.restart(pub.UNPLANNED).loc["boost", FLR]
+    reasons = {
+        ENGINES: "recovery is not fully parallel: 10% slower than doubled engines allow, a serial share of about 11%",
+        "zIIPs only: 2 -> 6": "tripled zIIPs would need no serial work at all and miss by 40%: the engines, "
+                              "not the zIIPs, are what the boost multiplied",
+    }
+    return [LedgerRow(
+        chapter=CHAPTER, source=pub.cite(pub.UNPLANNED, "boost", FLR), quantity="forward log recovery with the boost (s)",
+        condition=f"unplanned outage; fully parallel, {name}: no-boost time x before / after",
+        published=float(measured), model=fully_parallel_prediction(name), tolerance=0.005 / float(measured),
+        role="predicted", miss=reasons[name], cell=(pub.STUDY, pub.UNPLANNED, "boost", FLR)) for name in HYPOTHESES]
+
+
+def ledger_rows() -> list[LedgerRow]:
+    return hypothesis_rows() + fitted_rows() + identity_rows()
 
 
 def hypotheses_table() -> list[dict]:

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ..figure import Axis, Figure, Param
-from ..large_memory.model import lru_miss_ratio
+from ..lru import lru_miss_ratio
 from . import fidelity, model
 from . import published as pub
 

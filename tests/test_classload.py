@@ -1,0 +1,31 @@
+"""A class of 10 opens one dashboard at once (bounded): all are served, and one student's slider never
+changes another's chart. Timings are measured by `make bench`, not asserted here (the machine is shared)."""
+from __future__ import annotations
+
+import pytest
+
+from tools.classload import class_load
+from tools.site import ROOT
+import widgets.large_memory.figures as F
+
+pytestmark = [pytest.mark.voila, pytest.mark.browser, pytest.mark.slow]
+STUDENTS = 10
+
+
+def value_for(i: int) -> str:
+    """Student i's own setting of the first slider: distinct for every student, on the slider's grid."""
+    p = F.SYNC_READS.params[0]
+    k = (i // 2 + 1) * 2
+    v = p.default + k * p.step if p.default + k * p.step <= p.max else p.default - k * p.step
+    return f"{v:g}"
+
+
+def test_a_class_of_ten_is_served_and_isolated():
+    run = class_load(ROOT / "dashboards" / "large_memory.ipynb", STUDENTS, value_for, timeout_ms=480_000)
+    summary = run.summary()
+    print("\n", summary)
+    assert not run.failures, run.failures
+    assert len(run.first_render_s) == STUDENTS
+    assert len(run.update_s) == len(range(0, STUDENTS, 2))
+    assert run.isolated
+    assert len(run.kernel_mb) >= STUDENTS  # every student got a kernel of their own
