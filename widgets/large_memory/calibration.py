@@ -200,3 +200,46 @@ def request_time_for_exponent(exponent: float) -> m.RequestTime:
 def _request_data() -> tuple[np.ndarray, np.ndarray]:
     ss = published.single_system()
     return ss["sync_reads_per_ds"].to_numpy(), ss["db_request_time_s"].to_numpy()
+
+
+# --- the GBP-dependent share from the printed GBP hit ratios ------------------------------------
+
+
+@dataclass(frozen=True)
+class PrintedHitShare:
+    """The group-scaling runs (Table 13) refitted with the *printed* GBP hit ratios.
+
+    ``reads = M * (1 - f * h)`` per dialog step, with ``h`` the printed GBP hit ratio of each run
+    and the local pools fixed at 58 GB per member, so ``M`` (local-miss reads per DS) is one
+    number. Two parameters on four runs, by least squares on relative errors.
+    """
+
+    local_miss_reads_per_ds: float  # M, sync reads per DS if the GBP found nothing
+    gbp_dependent_fraction: float  # f, share of local misses on GBP-dependent objects
+    errors: tuple[float, ...]  # relative error of each run's reads per DS, in Table 13's order
+    errors_at_study_share: tuple[float, ...]  # the same with f pinned to the study's 58% (M refitted)
+
+
+def _share_fit(reads: np.ndarray, hit: np.ndarray, share: float | None):
+    """Least squares of reads = M (1 - f h) on relative errors; f fitted unless ``share`` is given."""
+    if share is None:  # linear in (M, M f): solve on relative residuals, weights 1 / reads
+        design = np.column_stack([np.ones_like(hit), -hit]) / reads[:, None]
+        (scale, scaled_share), *_ = np.linalg.lstsq(design, np.ones_like(reads), rcond=None)
+        return scale, scaled_share / scale
+    basis = (1 - share * hit) / reads
+    return float(basis @ np.ones_like(reads) / (basis @ basis)), share
+
+
+@lru_cache(maxsize=None)
+def printed_hit_share(study_share: float = 0.58) -> PrintedHitShare:
+    """Fit ``f`` with the printed GBP hit ratios of the group-scaling runs (Table 13)."""
+    ds = published.data_sharing()
+    runs = ds[ds["series"] == published.DATA_SHARING["t13_gbp_scaling_results.csv"]]
+    reads = runs["sync_reads_per_ds"].to_numpy(dtype=float)
+    hit = runs["gbp_hit_ratio_pct"].to_numpy(dtype=float) / 100
+    scale, share = _share_fit(reads, hit, None)
+    scale_58, _ = _share_fit(reads, hit, study_share)
+    return PrintedHitShare(
+        local_miss_reads_per_ds=float(scale), gbp_dependent_fraction=float(share),
+        errors=tuple(float(e) for e in scale * (1 - share * hit) / reads - 1),
+        errors_at_study_share=tuple(float(e) for e in scale_58 * (1 - study_share * hit) / reads - 1))
