@@ -72,7 +72,7 @@ def test_a_chart_fits_its_container_and_carries_a_text_alternative_and_its_data(
     # the data disclosure lists every published point at its printed precision, with its source
     rows = re.findall(r"<tr><td>(.*?)</tr>", markup.split("<details", 1)[1])
     assert len(rows) == len(ZHL.CPU.published)
-    assert all("Section 3.10" in r for r in rows) and any("<td>13.8</td>" in r for r in rows)
+    assert all("§3.10" in r for r in rows) and any("<td>13.8</td>" in r for r in rows)
 
 
 def test_a_published_point_takes_its_lines_colour():

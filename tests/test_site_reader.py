@@ -78,7 +78,7 @@ def test_phone_a_tap_on_a_published_point_shows_its_tooltip(site):
         page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         page.wait_for_selector("#vg-tooltip-element.visible", timeout=5000)
         text = page.inner_text("#vg-tooltip-element")
-        assert "source" in text and "Section 3.10" in text, text
+        assert "source" in text and "§3.10" in text, text
         assert "13.8" in text or "5" in text, text
     finally:
         ctx.close()

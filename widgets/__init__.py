@@ -4,7 +4,29 @@ One subpackage per study (``widgets.large_memory``, ...), each with a pure-numpy
 Altair ``figures`` built by the shared pipeline in :mod:`widgets.figure`, and an ipywidgets
 ``explorer``. Importing the package is light: the chart renderer for the surface it runs on
 (see :mod:`widgets.render`) is picked when :mod:`widgets.figure` is imported, where charts are made.
+DataFrames are shown as printed (:mod:`widgets.tables`) from the first import on, in any IPython
+kernel, without importing pandas here: the formatter is registered by the type's name.
 """
+
+
+def _table_html(frame):
+    from .tables import table_html
+
+    return table_html(frame)
+
+
+def _register_tables() -> None:
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython ships with the book's environment
+        return
+    shell = get_ipython()
+    if shell is not None:
+        shell.display_formatter.formatters["text/html"].for_type_by_name("pandas.core.frame", "DataFrame",
+                                                                            _table_html)
+
+
+_register_tables()
 
 
 def __getattr__(name: str):
