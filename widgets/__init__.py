@@ -22,8 +22,9 @@ def _register_tables() -> None:
         return
     shell = get_ipython()
     if shell is not None:
-        shell.display_formatter.formatters["text/html"].for_type_by_name("pandas.core.frame", "DataFrame",
-                                                                            _table_html)
+        html = shell.display_formatter.formatters["text/html"]
+        for module in ("pandas", "pandas.core.frame"):  # pandas 3 names its public classes' module "pandas"
+            html.for_type_by_name(module, "DataFrame", _table_html)
 
 
 _register_tables()
