@@ -18,7 +18,7 @@ import numpy as np
 from ..ledger import LedgerRow
 from . import model as m
 from . import published
-from .calibration import CALIBRATED, Calibration
+from .calibration import CALIBRATED, Calibration, printed_hit_share
 
 CHAPTER = "Large memory"
 
@@ -188,10 +188,41 @@ def _night_rows(cal: Calibration) -> list[LedgerRow]:
         for run, r in zip(night.itertuples(), reads)]
 
 
+#: Judged by hand, run by run: these two miss their rounding band (0.62% against 0.50%, 0.79% against 0.64%).
+SHARE_MISSES = ("S40201B1", "S40211B1")
+SHARE_MISS = ("two parameters through four runs: the residual is beyond the printed rounding of the hit ratio "
+              "and the reads, so something besides the GBP hit ratio changed between these runs")
+
+
+def _printed_hit_share_rows() -> list[LedgerRow]:
+    """Table 13's sync reads from reads = M (1 - f h), with h the *printed* GBP hit ratio (M and f fitted).
+
+    The tolerance is what the printed inputs allow: the hit ratio to a whole percent moves the
+    model by f * 0.005 / (1 - f h), and the reads are printed to 0.05 thousand.
+    """
+    fit = printed_hit_share()
+    ds = published.data_sharing()
+    runs = ds[ds["series"] == published.DATA_SHARING["t13_gbp_scaling_results.csv"]]
+    rows = []
+    for run in runs.itertuples():
+        f, h = fit.gbp_dependent_fraction, float(run.gbp_hit_ratio_pct) / 100
+        modelled = fit.local_miss_reads_per_ds * (1 - f * h) * float(run.etr_ds_per_s)
+        tolerance_ = f * 0.005 / (1 - f * h) + 50 / float(run.sync_reads_per_s)
+        rows.append(LedgerRow(
+            chapter=CHAPTER, source=run.src_sync_reads_per_s,
+            quantity="DB2 sync reads (per s), from the printed GBP hit ratio",
+            condition=f"{run.run_id}: GBP {run.gbp_gb:g} GB, printed hit ratio {run.gbp_hit_ratio_pct:g}%; "
+                      f"reads = M (1 - f h), f = {100 * f:.0f}% fitted on these four runs",
+            published=float(run.sync_reads_per_s), model=modelled, tolerance=tolerance_, role="fitted",
+            cell=(published.STUDY, run.file, run.run_id, "sync_reads_per_s"),
+            miss=SHARE_MISS if run.run_id in SHARE_MISSES else ""))
+    return rows
+
+
 def ledger_rows(cal: Calibration = CALIBRATED) -> list[LedgerRow]:
     """Every published number of the study that the chapter's models reproduce."""
     return (_held_out_rows() + _single_rows(cal) + _itr_ratio_rows(cal) + _data_sharing_rows(cal)
-            + _night_rows(cal) + _itr_identity_rows())
+            + _night_rows(cal) + _itr_identity_rows() + _printed_hit_share_rows())
 
 
 def misses(cal: Calibration = CALIBRATED) -> "list[dict]":
