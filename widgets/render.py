@@ -16,7 +16,6 @@ import os
 
 import altair as alt
 
-from . import tables
 
 BOOK_RENDERER = "db2book"
 _counter = itertools.count()
@@ -160,5 +159,4 @@ def enable() -> str:
     """Pick the renderer for this surface and return its name."""
     name = BOOK_RENDERER if os.environ.get("DB2BOOK_BUILD") == "1" else "svg"
     alt.renderers.enable(name)
-    tables.register()  # DataFrames as printed: no NaN, no cut text, wide tables split
     return name

@@ -11,7 +11,8 @@ characters with an ellipsis, drops middle columns and rows of a big table, print
 * a table wider than :data:`MAX_COLUMNS` columns is split into several tables of at most that
   many columns, each keeping the row names and only the rows that have a value in its columns.
 
-:func:`register` makes it IPython's HTML for every DataFrame (the book and live notebooks).
+The package registers :func:`table_html` as IPython's HTML for every DataFrame on its first import
+(``widgets/__init__.py``), in the book and in live notebooks.
 """
 from __future__ import annotations
 
@@ -93,16 +94,3 @@ def table_html(frame: pd.DataFrame, max_columns: int = MAX_COLUMNS) -> str:
              f"{max_columns} columns; each part lists only the rows with a value in its columns.</p>"]
     parts += [_one_table(chunk, show_index) for chunk in chunks]
     return "\n".join(parts)
-
-
-def register() -> bool:
-    """Make :func:`table_html` IPython's HTML for DataFrames (no-op outside IPython)."""
-    try:
-        from IPython import get_ipython
-    except ImportError:  # pragma: no cover - IPython ships with the book's environment
-        return False
-    shell = get_ipython()
-    if shell is None:
-        return False
-    shell.display_formatter.formatters["text/html"].for_type(pd.DataFrame, table_html)
-    return True
