@@ -7,13 +7,19 @@ and a command line (``-s SEED``, ``-c`` for the answers). Same seed, same proble
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
+import textwrap
+from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
 import numpy as np
 
 #: A student's answer is right within this relative tolerance.
 CHECK_TOLERANCE = 0.01
+
+
+def _unit(unit: str) -> str:
+    """A unit as printed after an answer: a coding such as "1 = yes, 0 = no" in parentheses."""
+    return f"({unit})" if "=" in unit else unit
 
 
 @dataclass(frozen=True)
@@ -23,12 +29,46 @@ class Problem:
     text: str
     answers: dict[str, float]
     units: dict[str, str]
+    #: a diagnosis problem's measurements as data (what the text shows the reader), and
+    facts: dict[str, object] = field(default_factory=dict)
+    #: the conclusion it draws from them (so a test can re-apply the rule the solution states)
+    decision: dict[str, object] = field(default_factory=dict)
+    #: the worked solution in words: the reasoning, with the source's advice cited
+    solution: str = ""
 
     def show(self, answers: bool = False) -> str:
         lines = [f"Problem (seed {self.seed}, {self.kind})", "", self.text]
         if answers:
-            lines += ["", "Answers:"] + [f"  {k} = {v:,.4g} {self.units[k]}" for k, v in self.answers.items()]
+            lines += ["", "Answers:"] + [f"  {k} = {v:,.4g} {_unit(self.units[k])}" for k, v in self.answers.items()]
+            if self.solution:  # paragraphs, folded for a terminal
+                lines += ["", "Worked solution:"] + ["\n".join(textwrap.wrap(para, 100)) + "\n"
+                                                     for para in self.solution.split("\n\n")]
         return "\n".join(lines)
+
+
+#: The unit of a decision part: the student answers 1 or 0.
+YES_NO = "1 = yes, 0 = no"
+
+
+@dataclass(frozen=True)
+class Part:
+    """One part of a problem: its name, its answer (a bool for a yes/no decision), unit and what it asks."""
+
+    name: str
+    value: float | bool
+    unit: str
+    asks: str
+
+
+def diagnosis(seed: int, situation: str, question: str, parts: list[Part], facts: dict, decision: dict,
+              solution: str, kind: str = "diagnose") -> Problem:
+    """A diagnosis problem: the measurements (``situation``), the decision asked for, and one lettered line
+    per part; a yes/no part (a bool) is answered 1 or 0."""
+    asks = [f"  ({chr(ord('a') + i)}) {p.name}: {p.asks}{'.' if i == len(parts) - 1 else ';'}"
+            for i, p in enumerate(parts)]
+    answers = {p.name: float(p.value) for p in parts}
+    units = {p.name: YES_NO if isinstance(p.value, bool) else p.unit for p in parts}
+    return Problem(seed, kind, "\n".join([situation, question, *asks]), answers, units, facts, decision, solution)
 
 
 class Generator:

@@ -6,8 +6,11 @@ Shell: ``python -m widgets.fast_index_traversal.exercises -s 7 [-c]``.
 """
 from __future__ import annotations
 
-from ..exercise_kit import Generator, Problem
+import numpy as np
+
+from ..exercise_kit import Generator, Part, Problem, diagnosis
 from . import model
+from . import published as P
 
 
 
@@ -49,7 +52,131 @@ def _cpu_share(rng, seed):
                    {"share_f": "", "cpu_at_target_pct": "%"})
 
 
-_BUILDERS = {"theory": _theory, "levels": _levels, "cpu_share": _cpu_share}
+def cpu_per_getpage_us() -> float:
+    """Db2 CPU saved per getpage saved, in µs: Table 4-3 (one-way data sharing), total Db2 CPU per commit
+    against getpages per commit, Db2 12 FL 510 to Db2 13 FL 501.
+
+    An upper bound for FTB alone: the release comparison credits FTB with every other change too."""
+    cpu_ms = P.value("db2_12_fl510", "total_db2_cpu_ms", P.T43) - P.value("db2_13_fl501", "total_db2_cpu_ms", P.T43)
+    getpages = (P.value("db2_12_fl510", "getpage_per_commit_count", P.T43)
+                - P.value("db2_13_fl501", "getpage_per_commit_count", P.T43))
+    return 1000.0 * cpu_ms / getpages
+
+
+def irlm_per_notify_us() -> float:
+    """IRLM CPU per notify message sent, in µs: Table 4-5, the two members' mean IRLM CPU per commit against
+    their mean notify messages sent per commit, Db2 12 FL 510 to Db2 13 FL 501.
+
+    Rough: the message counts are printed to two decimals (0.00 to 0.04 per commit), and the IRLM rise
+    is charged wholly to the messages."""
+    def mean(run: str, metric: str) -> float:
+        return (P.value(f"{run}_mem1", metric, P.T45) + P.value(f"{run}_mem2", metric, P.T45)) / 2
+
+    irlm_ms = mean("db2_13_fl501", "irlm_cpu_ms") - mean("db2_12_fl510", "irlm_cpu_ms")
+    sent = mean("db2_13_fl501", "notify_sent_per_commit_count") - mean("db2_12_fl510", "notify_sent_per_commit_count")
+    return 1000.0 * irlm_ms / sent
+
+
+def ftb_decision(facts: dict) -> dict:
+    """The rule the worked solution states, applied to a diagnosis problem's ``facts``.
+
+    Build an FTB for the index (an ``ACTION='A'`` row in ``SYSIBM.SYSINDEXCONTROL``) when it is eligible at
+    the Db2 level and the CPU its saved getpages give back, getpages saved per second (random probes per
+    second x the levels above the leaf) x µs per getpage, exceeds what its notify messages cost IRLM, page
+    splits per second x the other members x µs per message. Rates in per second, CPU in µs per second.
+    """
+    verdict = model.eligibility([model.Column("KEY", "CHAR", int(facts["key_bytes"]))], bool(facts["unique"]),
+                                str(facts["level"]), non_unique_enabled=bool(facts["non_unique_enabled"]))
+    probes = facts["traversals"] / (60.0 * facts["minutes"])
+    saved = probes * (facts["levels"] - 1)
+    cpu_saved = saved * facts["us_per_getpage"]
+    notify = facts["splits_per_s"] * (facts["members"] - 1) * facts["us_per_notify"]
+    return {"eligible": verdict.eligible, "reasons": list(verdict.reasons), "getpages_saved_per_s": saved,
+            "cpu_saved_us_per_s": cpu_saved, "notify_cost_us_per_s": notify,
+            "enable": bool(verdict.eligible and cpu_saved > notify)}
+
+
+def _diagnose(rng, seed):
+    level = str(rng.choice(["Db2 12 FL 508", "Db2 13 FL 500"]))
+    unique = bool(rng.random() < 0.5)
+    key = int(round(10 ** rng.uniform(1.1, 2.12)))  # 13 to 132 bytes, short keys commoner
+    default_yes = level.startswith("Db2 13")
+    non_unique_enabled = bool(rng.random() < (0.85 if default_yes else 0.6))
+    rows = float(round(10 ** rng.uniform(6, 8.7), -4))
+    levels = int(model.index_levels(rows, min(key, 2048), 4096, 0.1, 0.4))
+    minutes = int(rng.choice([15, 30, 60]))
+    traversals = int(round(10 ** rng.uniform(1.5, 3.6) * 60 * minutes, -2))
+    members = int(rng.choice([1, 2, 2, 4]))
+    splits = round(float(10 ** rng.uniform(-0.5, 1.3)), 1) if members > 1 else 0.0
+    facts = {"level": level, "unique": unique, "key_bytes": key, "non_unique_enabled": non_unique_enabled,
+             "rows": rows, "levels": levels, "minutes": minutes, "traversals": traversals, "members": members,
+             "splits_per_s": splits, "us_per_getpage": round(cpu_per_getpage_us(), 2),
+             "us_per_notify": round(irlm_per_notify_us())}
+    d = ftb_decision(facts)
+    setting = "YES" if non_unique_enabled else "NO"
+    sharing = (f"a {members}-way data-sharing group; real-time statistics show {splits:g} page splits a second on this\n"
+               "index, and each split sends a notify message to every other member."
+               if members > 1 else "one Db2 without data sharing (no notify messages).")
+    text = (f"A {'unique' if unique else 'non-unique'} index of {rows:,.0f} rows on {level}, FTB_NON_UNIQUE_INDEX = "
+            f"{setting}, INDEX_MEMORY_CONTROL = SELECTED.\n"
+            f"Its FTB key length (Example 2-4's query) is {key} bytes; SYSINDEXES shows NLEVELS = {levels}.\n"
+            f"-DISPLAY STATS(ITC) counted {traversals:,} traversals (random probes) in {minutes} minutes. The system is\n"
+            f"{sharing}\n"
+            f"Take the chapter's reading of Tables 4-3 and 4-5: a getpage saved gives back "
+            f"{facts['us_per_getpage']} µs of Db2 CPU,\n"
+            f"and a notify message costs IRLM {facts['us_per_notify']} µs.")
+    parts = [Part("eligible", d["eligible"], "", "1 if the index can have an FTB at this level, 0 if not"),
+             Part("getpages_saved_per_s", d["getpages_saved_per_s"], "getpages/s", "getpages an FTB would save per second"),
+             Part("cpu_saved_us_per_s", d["cpu_saved_us_per_s"], "µs/s", "the Db2 CPU those give back, µs per second"),
+             Part("notify_cost_us_per_s", d["notify_cost_us_per_s"], "µs/s",
+                  "the IRLM CPU its splits' notify messages cost, µs per second"),
+             Part("enable", d["enable"], "", "1 to build the FTB, 0 not to")]
+    return diagnosis(seed, text, "Decide whether to add this index to SYSIBM.SYSINDEXCONTROL (ACTION='A') for an FTB.",
+                     parts, facts, d, _ftb_solution(facts, d))
+
+
+def _ftb_solution(facts: dict, d: dict) -> str:
+    """The worked solution of a diagnosis problem, in words, citing the Redbook."""
+    limit_cite = P.cite("db2_13_fl500", "unique_key_size_max_bytes")
+    probes = facts["traversals"] / (60.0 * facts["minutes"])
+    steps = []
+    if d["eligible"]:
+        steps.append(f"Eligibility first: at {facts['level']} this index qualifies (limits of {limit_cite}).")
+    else:
+        steps.append(f"Eligibility first: at {facts['level']} it does not qualify: {'; '.join(d['reasons'])} "
+                     f"({limit_cite}). No FTB can be built, whatever it would save"
+                     + (": on Db2 13 the limits are 128 bytes (unique) and 120 (non-unique)."
+                        if facts["level"].startswith("Db2 12") else "."))
+    steps.append(f"An FTB skips the {facts['levels'] - 1} levels above the leaf on each random probe: "
+                 f"{probes:,.1f} probes a second x {facts['levels'] - 1} = {d['getpages_saved_per_s']:,.0f} getpages "
+                 f"a second, worth {d['cpu_saved_us_per_s']:,.0f} µs of CPU a second at {facts['us_per_getpage']} µs "
+                 "each. That price is an upper bound: the release comparison of "
+                 f"{P.cite('db2_13_fl501', 'getpage_per_commit_count', P.T43)} credits FTB with every other change "
+                 "too.")
+    if facts["members"] > 1:
+        steps.append(f"Each split notifies the {facts['members'] - 1} other member(s): {facts['splits_per_s']:g} x "
+                     f"{facts['members'] - 1} x {facts['us_per_notify']} µs = {d['notify_cost_us_per_s']:,.0f} µs of "
+                     f"IRLM CPU a second (a rough price: {P.cite('db2_13_fl501_mem1', 'irlm_cpu_ms', P.T45)} prints "
+                     "the message counts to two decimals).")
+    else:
+        steps.append("Without data sharing there are no notify messages to pay for.")
+    if d["enable"]:
+        steps.append("Decision: build it (ACTION='A'). The saving exceeds the cost, and read-mostly random "
+                     "indexes are what FTB is for.")
+    elif d["eligible"]:
+        steps.append("Decision: leave it out. It is split more than it is read: with INDEX_MEMORY_CONTROL = "
+                     "SELECTED keep FTBs for the read-mostly indexes, and look again if the insert pattern "
+                     "changes (member cluster, free space).")
+    else:
+        steps.append("Decision: leave it out" + (", or plan it for after the migration to Db2 13."
+                                                  if facts["level"].startswith("Db2 12") else "."))
+    gp, cpu = -P.value("nds_results", "getpage_change_pct"), -P.value("nds_results", "db2_total_cpu_change_pct")
+    steps.append(f"Either way, a getpage saved is not a CPU percent saved: FTB's own tests measured up to {gp:.0f}% "
+                 f"fewer getpages for up to {cpu:.0f}% less Db2 CPU ({P.cite('nds_results', 'db2_total_cpu_change_pct')}).")
+    return "\n\n".join(steps)
+
+
+_BUILDERS = {"theory": _theory, "levels": _levels, "cpu_share": _cpu_share, "diagnose": _diagnose}
 KINDS = tuple(_BUILDERS)
 GENERATOR = Generator(_BUILDERS, "Seeded FTB problems: -s SEED, -c for the answers")
 problem, generate, check, main = GENERATOR.problem, GENERATOR.generate, GENERATOR.check, GENERATOR.main

@@ -6,8 +6,11 @@ Shell: ``python -m widgets.sql_data_insights.exercises -s 7 [-c]``.
 """
 from __future__ import annotations
 
-from ..exercise_kit import Generator, Problem
+import numpy as np
+
+from ..exercise_kit import Generator, Part, Problem, diagnosis
 from . import fidelity, model
+from . import published as P
 
 
 def _words_and_text(rng, seed):
@@ -130,9 +133,92 @@ def _query_cost(rng, seed):
                    {"cpu_cut_pct": "%", "ziip_pct": "%", "bound_pct": "%"})
 
 
+def plan_decision(facts: dict) -> dict:
+    """The rule the worked solution states, applied to a diagnosis problem's ``facts``.
+
+    Training threads: as many as asked, but never more than the active cores. Plan on the high end of
+    every range: elapsed hours = words x the slowest measured pace; the run fits when the planner's high
+    peak memory and high zFS both fit under what is set aside (GB).
+    """
+    words_m = facts["rows"] * (facts["numeric"] + facts["categorical"] + 1) / 1e6
+    memory_ok = facts["memory_high_gb"] <= facts["memory_limit_gb"]
+    zfs_ok = facts["zfs_high_gb"] <= facts["zfs_free_gb"]
+    return {"words_m": words_m, "high_hours": words_m * facts["pace_high"] / 60.0,
+            "threads": min(facts["threads_asked"], facts["active_cores"]), "memory_ok": memory_ok,
+            "zfs_ok": zfs_ok, "fits": bool(memory_ok and zfs_ok)}
+
+
+def _diagnose(rng, seed):
+    rows = int(round(10 ** rng.uniform(5.7, 7.7), -4))  # 0.5 to 50 million: within the measured words
+    numeric, categorical = int(rng.integers(1, 16)), int(rng.integers(2, 41))
+    distinct = int(round(10 ** rng.uniform(4, np.log10(min(rows * categorical, 2e7))), -3))
+    cal = fidelity.calibration()
+    plan = model.plan(rows, numeric, categorical, distinct, cal)
+    central = round(cal.elapsed_min_per_mword, 4)
+    gb = P.MB_PER_GB
+    facts = {"rows": rows, "numeric": numeric, "categorical": categorical, "distinct": distinct,
+             "active_cores": int(rng.choice([4, 6, 8, 12, 16])), "threads_asked": int(rng.choice([8, 12, 16, 32])),
+             "memory_limit_gb": int(rng.choice([16, 24, 32, 48, 64])), "zfs_free_gb": int(rng.integers(2, 81)),
+             "pace_low": round(central * cal.elapsed_range[0], 3), "pace_central": central,
+             "pace_high": round(central * cal.elapsed_range[1], 3),
+             "memory_high_gb": round(plan["memory_mb"][2] / gb, 1), "memory_central_gb": round(plan["memory_mb"][1] / gb, 1),
+             "zfs_high_gb": round(plan["zfs_mb"][2] / gb, 1), "zfs_central_gb": round(plan["zfs_mb"][1] / gb, 1)}
+    d = plan_decision(facts)
+    text = (f"You are asked to train an SQL DI model on a view of {rows:,} rows with {numeric} numeric and "
+            f"{categorical} categorical\ncolumns selected ({distinct:,} distinct categorical values). The SQL DI "
+            f"LPAR has {facts['active_cores']} active zIIP cores; the\nrequest asks for {facts['threads_asked']} training "
+            f"threads. WLM caps SQL DI's memory at {facts['memory_limit_gb']} GB, and its zFS has {facts['zfs_free_gb']} GB "
+            "free.\nThe chapter's capacity planner (low - central - high) gives, for this view:\n"
+            f"  peak memory  {facts['memory_central_gb']:,} GB central, {facts['memory_high_gb']:,} GB high;\n"
+            f"  zFS          {facts['zfs_central_gb']:,} GB central, {facts['zfs_high_gb']:,} GB high;\n"
+            f"  pace         {facts['pace_low']} - {central} - {facts['pace_high']} elapsed minutes per million words "
+            "(eight threads).")
+    parts = [Part("words_m", d["words_m"], "M words", "millions of words in the training text"),
+             Part("high_hours", d["high_hours"], "h", "the elapsed time to plan for, in hours"),
+             Part("threads", d["threads"], "threads", "the training threads to configure"),
+             Part("fits", d["fits"], "", "1 if the run fits the memory cap and the zFS as they are, 0 if something must change")]
+    return diagnosis(seed, text, "Plan the run:", parts, facts, d, _plan_solution(facts, d))
+
+
+def _plan_solution(facts: dict, d: dict) -> str:
+    """The worked solution of a diagnosis problem, in words, citing the Redbook."""
+    columns = facts["numeric"] + facts["categorical"]
+    advice = P.cite(P.QUOTED, "training_usage", "threads_max")
+    per_word = {c: P.value(P.COLUMNS, f"cols_{c}", "sqldi_cpu_min") / (P.value(P.COLUMNS, f"cols_{c}", "words_count") / 1e6)
+                for c in (10, 30)}
+    steps = [f"Words: each row becomes {columns} words plus the one that ends it: {facts['rows']:,} x {columns + 1} = "
+             f"{d['words_m']:,.1f} million.",
+             f"Time: the eleven published data sets trained at {facts['pace_low']} to {facts['pace_high']} minutes per "
+             f"million words, so plan for the slow end: {d['words_m']:,.1f} x {facts['pace_high']} / 60 = "
+             f"{d['high_hours']:,.1f} h (central {d['words_m'] * facts['pace_central'] / 60:,.1f} h). A wide view lands "
+             f"near the slow end: SQL DI CPU per million words rose from {per_word[10]:.2f} min at 10 columns to "
+             f"{per_word[30]:.2f} at 30 ({P.cite(P.COLUMNS, 'cols_30', 'sqldi_cpu_min')}).",
+             f"Threads: {facts['threads_asked']} asked, {facts['active_cores']} active cores: configure {d['threads']}. "
+             f"The Redbook does not recommend more threads than active cores ({advice}); extra threads only queue."
+             + (" With fewer than the eight threads the paces were measured with, expect the slow end or worse."
+                if d["threads"] < 8 else "")]
+    checks = []
+    checks.append(f"memory {facts['memory_high_gb']:,} GB high against a {facts['memory_limit_gb']} GB cap: "
+                  + ("fits" if d["memory_ok"] else "does not fit"))
+    checks.append(f"zFS {facts['zfs_high_gb']:,} GB high against {facts['zfs_free_gb']} GB free: "
+                  + ("fits" if d["zfs_ok"] else "does not fit"))
+    steps.append("Resources, at the high end because Table_1's two measurements of peak memory alone differ by 17%: "
+                 + "; ".join(checks) + ".")
+    if d["fits"]:
+        steps.append("Decision: it fits as set up. Keep the WLM cap (SQL DI takes every processor and byte it is given, "
+                     "the same section warns), with Spark below SQL DI and SQL DI below Db2.")
+    else:
+        steps.append("Decision: something must change before the run. Leave out columns no one will query (each one "
+                     "removes a word from every row and its values from the vocabulary), "
+                     + ("raise the WLM memory cap, " if not d["memory_ok"] else "")
+                     + ("grow the zFS, " if not d["zfs_ok"] else "")
+                     + "or train on a sample first and scale from your own pace.")
+    return "\n\n".join(steps)
+
+
 _BUILDERS = {"words_and_text": _words_and_text, "model_size": _model_size, "training_time": _training_time,
              "concurrency": _concurrency, "vocabulary": _vocabulary, "transposed": _transposed,
-             "query_cost": _query_cost}
+             "query_cost": _query_cost, "diagnose": _diagnose}
 KINDS = tuple(_BUILDERS)
 GENERATOR = Generator(_BUILDERS, "Seeded SQL Data Insights problems: -s SEED, -c for the answers")
 problem, generate, check, main = GENERATOR.problem, GENERATOR.generate, GENERATOR.check, GENERATOR.main

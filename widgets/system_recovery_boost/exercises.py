@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..exercise_kit import Generator, Problem
+from ..exercise_kit import Generator, Part, Problem, diagnosis
 from . import model
+from . import published as P
 
 
 
@@ -71,8 +72,96 @@ def _middleware_budget(rng, seed):
                    {"boosts_per_day": "boosts", "unboosted_restarts": "restarts"})
 
 
+def boost_decision(facts: dict) -> dict:
+    """The rule the worked solution states, applied to a diagnosis problem's ``facts`` (times in minutes after
+    IPL, work in minutes of normal capacity).
+
+    The chapter's fluid queue without contention: work waits from the outage until Db2 is back, then the
+    engines online serve it at ``(base + boost) / base`` times normal capacity while the boost lasts and at
+    1 after. The boost clears the backlog when the clearing time falls inside the window; otherwise Db2
+    must be back by ``latest_start_min`` = (window (c - λ) - λ outage) / c.
+    """
+    lam, window = facts["arrival_ratio"], facts["window_min"]
+    boosted = (facts["base_engines"] + facts["boost_engines"]) / facts["base_engines"]
+    start = facts["db2_start_min"]
+    backlog = lam * (facts["outage_min"] + start)
+    in_window = start + backlog / (boosted - lam)
+    if in_window <= window:
+        clear = in_window
+    else:  # what the boost leaves, cleared at normal capacity
+        clear = window + (backlog - (boosted - lam) * (window - start)) / (1.0 - lam)
+    return {"backlog_min": backlog, "capacity_boosted": boosted, "clear_min": clear,
+            "clears_in_window": bool(clear <= window),
+            "latest_start_min": (window * (boosted - lam) - lam * facts["outage_min"]) / boosted}
+
+
+def _diagnose(rng, seed):
+    cps, ziips = int(rng.integers(2, 9)), int(rng.integers(1, 7))
+    facts = {"cps": cps, "ziips": ziips, "base_engines": cps + ziips,
+             "boost_engines": int(rng.integers(1, cps + ziips + 1)),
+             "outage_min": int(rng.integers(5, 61)), "db2_start_min": int(rng.integers(5, 31)),
+             "arrival_ratio": round(float(rng.uniform(0.5, 0.9)), 2),
+             "window_min": P.quoted("configuration", "boost_duration_after_ipl_min")}
+    d = boost_decision(facts)
+    text = (f"An LPAR with {cps} CPs and {ziips} zIIPs went down unplanned; it was {facts['outage_min']} min before the "
+            f"IPL started,\nand the Db2 restart messages show Db2 open for work {facts['db2_start_min']} min after IPL. "
+            f"The RMF BOOST column shows\n'I': the boost brought {facts['boost_engines']} reserved zIIPs online for "
+            f"{facts['window_min']:g} min after IPL. On a normal day at this hour\nthe work arriving keeps "
+            f"{facts['arrival_ratio']:.0%} of the normal capacity busy. Treat the work as a fluid that any\nonline engine "
+            "can serve, with no contention (the chapter's queue with κ = 0).")
+    parts = [Part("backlog_min", d["backlog_min"], "min",
+                  "the work waiting when Db2 is back, in minutes of normal capacity"),
+             Part("clear_min", d["clear_min"], "min after IPL", "minutes after IPL when the backlog is cleared"),
+             Part("clears_in_window", d["clears_in_window"], "", "1 if that is inside the boost window, 0 if not"),
+             Part("latest_start_min", d["latest_start_min"], "min after IPL",
+                  "the latest Db2 restart (minutes after IPL) that still clears inside the window\n"
+                  "      (negative if even an instant restart would not)")]
+    return diagnosis(seed, text, "Will the boost clear the backlog, and if not, what must change?", parts, facts, d,
+                     _boost_solution(facts, d))
+
+
+def _boost_solution(facts: dict, d: dict) -> str:
+    """The worked solution of a diagnosis problem, in words, citing the Redbook."""
+    lam, c, start = facts["arrival_ratio"], d["capacity_boosted"], facts["db2_start_min"]
+    table = P.restart(P.UNPLANNED)
+    forward = table.loc["boost", "forward_log_recovery_s"] / table.loc["no_boost", "forward_log_recovery_s"]
+    steps = [f"Work piles up from the outage until Db2 is back: {lam} x ({facts['outage_min']} + {start}) = "
+             f"{d['backlog_min']:.1f} minutes of normal capacity.",
+             f"While the boost lasts the engines online are ({facts['base_engines']} + {facts['boost_engines']}) / "
+             f"{facts['base_engines']} = {c:.2f} times normal, so the backlog drains at {c:.2f} - {lam} = {c - lam:.2f} "
+             f"per minute: cleared at {d['clear_min']:.1f} min after IPL."]
+    if d["clears_in_window"]:
+        steps.append(f"Decision: yes, inside the {facts['window_min']:g}-minute window (the zIIP boost lasts an hour: "
+                     f"{P.cite(P.QUOTED, 'configuration', 'boost_duration_after_ipl_min')}). Db2 could even have "
+                     f"come back as late as {d['latest_start_min']:.1f} min after IPL.")
+    else:
+        late = (f"Db2 would have to be open by {d['latest_start_min']:.1f} min after IPL, not {start}"
+                if d["latest_start_min"] > 0 else "even a Db2 open at the moment of IPL would not be enough")
+        steps.append(f"Decision: no. The window ends first, and the rest drains at only {1 - lam:.2f} per minute once "
+                     f"the boost is gone. {late}. What to change: bring Db2 back sooner (restart automation, more "
+                     "frequent checkpoints and no long-running units of recovery, so forward log recovery has less "
+                     "to re-apply), hold back deferrable work until the backlog is gone, or have more reserved zIIPs "
+                     "for the boost.")
+    steps.append(f"Three cautions. The extra engines are zIIPs, so only zIIP-eligible work gets them: for work "
+                 "bound to the CPs the real drain is slower than the fluid says. The boost shortens the restart itself too: forward log recovery took "
+                 f"{forward:.2f} of its unboosted time in {P.cite(P.UNPLANNED, 'boost', 'forward_log_recovery_s')}. "
+                 "And κ = 0 is the optimist's answer: as the backlog grows so do latch waits, and with the chapter's "
+                 f"assumed κ = {model.Outage.contention:g} the model clears it "
+                 + _with_contention(facts) + ".")
+    return "\n\n".join(steps)
+
+
+def _with_contention(facts: dict) -> str:
+    """When the chapter's model (with its default contention) clears the same backlog, in words."""
+    o = model.Outage(outage_min=facts["outage_min"], db2_start_min=facts["db2_start_min"],
+                     arrival_ratio=facts["arrival_ratio"], base_engines=facts["base_engines"],
+                     boost_engines=facts["boost_engines"], boost_window_min=facts["window_min"])
+    t = model.time_to_clear(o)
+    return f"at {t:.0f} min after IPL" if np.isfinite(t) else f"not within {o.horizon_min:.0f} min"
+
+
 _BUILDERS = {"amdahl": _amdahl, "min_tasks": _min_tasks, "boost_capacity": _boost_capacity,
-             "middleware_budget": _middleware_budget}
+             "middleware_budget": _middleware_budget, "diagnose": _diagnose}
 
 
 KINDS = tuple(_BUILDERS)
