@@ -100,7 +100,10 @@ def source_notebook(chapter: str) -> nbformat.NotebookNode:
     cells.append(code(f"from widgets.classroom import Homework\n\nhw = Homework({chapter!r}, STUDENT_ID)\nhw.show()",
                       metadata=_meta("setup")))
     for number, kind in enumerate(kinds, start=1):
-        parts = list(_exercises(chapter).problem(0, kind).answers)
+        example_problem = _exercises(chapter).problem(0, kind)
+        parts = list(example_problem.answers)
+        # a diagnosis problem's worked solution (for this student's numbers) goes in the teacher's version only
+        worked = f"print(hw.problem({kind!r}).solution)\n" if example_problem.solution else ""
         cells.append(md(f"## Problem {number}: {kind.replace('_', ' ')}", metadata=_meta(f"{kind}-title")))
         cells.append(code(f"hw.show({kind!r})", metadata=_meta(f"{kind}-problem")))
         example = ", ".join(f"{kind}[{p!r}] = ..." for p in parts[:1])
@@ -108,6 +111,7 @@ def source_notebook(chapter: str) -> nbformat.NotebookNode:
             f"{kind} = {{}}  # one number per part: {', '.join(parts)}  (e.g. {example})\n"
             "### BEGIN SOLUTION\n"
             f"{kind}.update(hw.reference({kind!r}))\n"
+            f"{worked}"
             "### END SOLUTION", metadata=_meta(f"{kind}-answer", solution=True, locked=False)))
         for part in parts:
             cells.append(code(f"hw.check({kind}, {kind!r}, {part!r})",

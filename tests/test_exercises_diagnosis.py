@@ -175,3 +175,16 @@ def test_a_wrong_decision_is_marked_wrong():
             flipped = 1.0 - p.answers[part]
             assert module.check(seed, "diagnose", **{part: p.answers[part]}) == {part: True}
             assert module.check(seed, "diagnose", **{part: flipped}) == {part: False}
+
+
+@pytest.mark.parametrize("study", MODULES)
+def test_the_classroom_assignment_draws_the_diagnosis_and_gives_the_teacher_its_reasoning(study):
+    from classroom import course
+
+    nb = course.source_notebook(study)
+    answer = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "diagnose-answer"]
+    assert len(answer) == 1
+    solution = answer[0].source.split("### BEGIN SOLUTION")[1].split("### END SOLUTION")[0]
+    assert "hw.problem('diagnose').solution" in solution  # inside the region nbgrader strips from the release
+    graded = [c.metadata["nbgrader"]["grade_id"] for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")]
+    assert {f"diagnose-{part}" for part in MODULES[study].problem(0, "diagnose").answers} <= set(graded)
