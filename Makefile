@@ -35,12 +35,14 @@ serve:
 	$(BIN)/python -m http.server --bind 127.0.0.1 --directory _build/html $(PORT)
 
 ## voila: the chapter dashboards on http://127.0.0.1:$(VOILA_PORT); for a class, one dashboard with a kernel
-## pool sized for it: make voila NOTEBOOK=large_memory.ipynb CLASS=30 (kernels share one SVG cache)
+## pool sized for it: make voila NOTEBOOK=large_memory.ipynb CLASS=30 (kernels share one SVG cache and one
+## chart engine; two spare kernels for late arrivals; the pool refills after the class settles: classroom/voila_pool.py)
 NOTEBOOK ?=
 CLASS ?= 1
 voila: venv
-	DB2BOOK_SVG_CACHE="$${DB2BOOK_SVG_CACHE:-$(CURDIR)/_build/svg-cache}" $(BIN)/voila dashboards/$(NOTEBOOK) \
-	  --no-browser --port=$(VOILA_PORT) --Voila.ip=127.0.0.1 --VoilaConfiguration.default_pool_size=$(CLASS)
+	PYTHONPATH=$(CURDIR) DB2BOOK_SVG_CACHE="$${DB2BOOK_SVG_CACHE:-$(CURDIR)/_build/svg-cache}" $(BIN)/voila dashboards/$(NOTEBOOK) \
+	  --no-browser --port=$(VOILA_PORT) --Voila.ip=127.0.0.1 --VoilaConfiguration.default_pool_size=$$(( $(CLASS) > 1 ? $(CLASS) + 2 : 1 )) \
+	  --VoilaConfiguration.multi_kernel_manager_class=classroom.voila_pool.ClassKernelManager
 
 ## classroom: the nbgrader course in _build/classroom (one assignment per chapter, seeded per student)
 classroom: venv
