@@ -13,12 +13,12 @@ import json
 import os
 import re
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,8 +55,8 @@ def class_server(notebook: Path, pool: int, timeout: float = 900.0, extra_args: 
         deadline = time.monotonic() + timeout
         while True:  # up, and every pooled kernel started
             assert proc.poll() is None, "voila exited"
-            with contextlib.suppress(Exception):
-                urllib.request.urlopen(url, timeout=5)
+            # knock on the port, not on the page: every request for the page takes a kernel from the pool
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=5):
                 if len(kernels(proc.pid)) >= pool:
                     break
             assert time.monotonic() < deadline, f"voila's pool of {pool} did not start in {timeout} s"
@@ -81,12 +81,15 @@ class ClassRun:
     students: int
     first_render_s: list[float] = field(default_factory=list)
     update_s: list[float] = field(default_factory=list)
+    update_cached_s: list[float] = field(default_factory=list)  # to a setting another student drew first
     kernel_mb: list[float] = field(default_factory=list)
     kernel_pss_mb: list[float] = field(default_factory=list)
     server_mb: float = 0.0
     server_pss_mb: float = 0.0
     helpers_pss_mb: float = 0.0  # the server's other processes (the shared chart engine)
     pool_kernels: int = 0
+    kernel_ids: list[str] = field(default_factory=list)  # the kernel each student was served by
+    pool_warm_s: float = 0.0  # from starting the server to a warm pool
     isolated: bool = True
     failures: list[str] = field(default_factory=list)
 
@@ -108,10 +111,12 @@ class ClassRun:
                 "first_render_median_s": statistics.median(self.first_render_s) if self.first_render_s else None,
                 "first_render_p95_s": self.p95(self.first_render_s) if self.first_render_s else None,
                 "update_median_s": statistics.median(self.update_s) if self.update_s else None,
+                "update_cached_median_s": statistics.median(self.update_cached_s) if self.update_cached_s else None,
                 "mb_per_session": statistics.median(self.kernel_pss_mb) if self.kernel_pss_mb else None,
                 "rss_mb_per_session": statistics.median(self.kernel_mb) if self.kernel_mb else None,
                 "server_mb": self.server_mb, "server_pss_mb": self.server_pss_mb,
-                "helpers_pss_mb": self.helpers_pss_mb, "kernels_running": self.pool_kernels, "isolated": self.isolated, "failures": self.failures}
+                "helpers_pss_mb": self.helpers_pss_mb, "kernels_running": self.pool_kernels,
+                "pool_warm_s": self.pool_warm_s, "isolated": self.isolated, "failures": self.failures}
 
 
 async def _class(url: str, server_pid: int, students: int, value_for, timeout_ms: float) -> ClassRun:
@@ -175,6 +180,7 @@ def kernel_pid(server_pid: int, kernel_id: str) -> int | None:
 
 def _memory(run: ClassRun, server_pid: int, kernel_ids: list[str]) -> None:
     """Each student's kernel (PSS and RSS) and the server, once the class has moved its sliders."""
+    run.kernel_ids = list(kernel_ids)
     pids = [p for p in (kernel_pid(server_pid, k) for k in kernel_ids) if p]
     run.kernel_pss_mb = [pss_mb(p) for p in pids]
     run.kernel_mb = [rss_mb(p) for p in pids]
@@ -271,8 +277,11 @@ class WsStudent:
 
 
 async def _class_ws(url: str, server_pid: int, students: int, value_for, timeout_ms: float) -> ClassRun:
+    from tornado.httpclient import AsyncHTTPClient
+
     run = ClassRun(students)
     timeout_s = timeout_ms / 1000
+    AsyncHTTPClient.configure(None, max_clients=max(10, students))  # its default queues all but 10 requests
     class_ = [WsStudent(url) for _ in range(students)]
     try:
         results = await asyncio.gather(*(s.open(timeout_s) for s in class_), return_exceptions=True)
@@ -288,6 +297,16 @@ async def _class_ws(url: str, server_pid: int, students: int, value_for, timeout
         await asyncio.gather(*(s.listen(2) for s in class_))
         _memory(run, server_pid, [s.kernel_id for s in class_])
         _check_isolation(run, before, [s.chart for s in class_], movers, [value_for(i) for i in movers])
+        # then the rest of the class types the value their neighbour chose: a chart already drawn (the cache)
+        followers = [i for i in range(1, students, 2)]
+        times = await asyncio.gather(*(class_[i].type_value(value_for(i - 1), timeout_s) for i in followers),
+                                     return_exceptions=True)
+        run.record(times, run.update_cached_s, "update to a drawn setting")
+        for i in followers:
+            if class_[i].chart != class_[i - 1].chart:
+                run.isolated = False
+                run.failures.append(f"student {i} typed {value_for(i - 1)} as student {i - 1} did, "
+                                    "but sees another chart")
     finally:
         for s in class_:
             s.close()
@@ -318,7 +337,9 @@ def class_load(notebook: Path, students: int, value_for, pool: int | None = None
     that asks the server exactly what the Voila front end asks (the server's cost alone, as when every
     student brings a laptop).
     """
+    t0 = time.perf_counter()
     with class_server(notebook, class_pool(students) if pool is None else pool, extra_args=extra_args) as (url, pid):
-        if clients == "ws":
-            return asyncio.run(_class_ws(url, pid, students, value_for, timeout_ms))
-        return asyncio.run(_class(url, pid, students, value_for, timeout_ms))
+        warm_s = time.perf_counter() - t0
+        run = asyncio.run((_class_ws if clients == "ws" else _class)(url, pid, students, value_for, timeout_ms))
+        run.pool_warm_s = warm_s
+        return run
