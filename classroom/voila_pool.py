@@ -21,8 +21,10 @@ and it changes only when pool kernels start, and what runs beside them:
   kernel: the kernels find it through ``DB2BOOK_SVG_SERVER``.
 * **Lighter kernels:** :mod:`widgets.dashboard_kernel` runs first in each pool kernel.
 
-It reads Voila's own ``_pools`` to count warm kernels, and relies on the pool's kernels being started
-with ``VOILA_PREHEAT=True`` in their environment: both as in Voila 0.5.13, which requirements.txt pins.
+It reads Voila's own ``_pools`` to count warm kernels, tells the pool's kernels by ``VOILA_PREHEAT=True``
+in their environment, and replaces ``voila.voila_kernel_manager.wait_before`` (the pause before a refill)
+with :func:`_paced_wait_before`, because a refill's work begins in the server's own process before any
+kernel start: all as in Voila 0.5.13, which requirements.txt pins.
 """
 from __future__ import annotations
 
@@ -33,10 +35,38 @@ import subprocess
 import sys
 import time
 
+import voila.voila_kernel_manager as _vkm
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from traitlets import Float, Int
 
 from widgets.svgserver import SERVER_ENV
+
+_voila_wait_before = _vkm.wait_before
+_CLASS_MANAGERS: list["ClassKernelManager"] = []
+
+
+async def _paced_wait_before(delay: float, aw):
+    """Voila's ``wait_before`` (the pause before a refill), then the class manager's turn for the refill.
+
+    Voila runs a refill as ``wait_before(fill_delay, self._initialize(...))``, and ``_initialize`` prepares
+    the page's renderer in the server's own process before it starts the kernel: measured with 30 students
+    arriving at once, 30 such preparations a second later held the server up for about 30 s (first render
+    p95 38 s; 4.6 s with no refills). So the turn is taken before any of the refill's work. The first fill
+    (``delay`` 0) is not paced here.
+    """
+    manager = _CLASS_MANAGERS[0] if _CLASS_MANAGERS else None
+    if manager is None or not delay:
+        return await _voila_wait_before(delay, aw)
+    await asyncio.sleep(delay)
+    release = await manager._refill_turn()
+    try:
+        result = await aw
+    except BaseException:
+        release()
+        raise
+    asyncio.get_event_loop().create_task(manager._release_when_warm(result["kernel_id"], release))
+    return result
+
 
 #: Code each pool kernel runs before the dashboard (IPython's ``exec_lines``).
 KERNEL_PREPARE = "import widgets.dashboard_kernel as _db2book_kernel; _db2book_kernel.prepare()"
@@ -58,6 +88,8 @@ class ClassKernelManager(AsyncMappingKernelManager):
         self._refill_lock = asyncio.Lock()
         self._first_warm = asyncio.Event()
         self._svg_service = self._start_svg_service()
+        _CLASS_MANAGERS[:] = [self]
+        _vkm.wait_before = _paced_wait_before
 
     # --- the shared chart engine ---------------------------------------------------------------
     def _start_svg_service(self) -> subprocess.Popen | None:
@@ -95,7 +127,6 @@ class ClassKernelManager(AsyncMappingKernelManager):
         pools = getattr(self, "_pools", {})
         return sum(1 for pool in pools.values() for task in pool if task.done() and not task.exception())
 
-
     async def start_kernel(self, *args, **kwargs):
         env = kwargs.get("env") or {}
         if env.get("VOILA_PREHEAT") != "True":  # a kernel outside the pool: no pacing
@@ -111,20 +142,16 @@ class ClassKernelManager(AsyncMappingKernelManager):
             return kernel_id
         if number <= self._first_fill:  # the rest of the first fill, once the first is warm
             await self._first_warm.wait()
-            return await super().start_kernel(*args, **kwargs)
-        # a refill: a student took a kernel fill_delay ago
-        self._last_take = time.monotonic()
+        return await super().start_kernel(*args, **kwargs)  # a refill, whose turn _paced_wait_before gave
+
+    async def _refill_turn(self):
+        """Wait until a refill may start (the class has settled, or fewer than ``low_water`` warm kernels are
+        left) and it is the only one starting; returns the function that ends its turn."""
+        self._last_take = time.monotonic()  # a student took a kernel fill_delay ago
         await self._refill_lock.acquire()
-        try:
-            while (time.monotonic() - self._last_take < self.quiet_s
-                   and self._warm_in_pool() >= self.low_water):
-                await asyncio.sleep(0.5)
-            kernel_id = await super().start_kernel(*args, **kwargs)
-        except BaseException:
-            self._refill_lock.release()
-            raise
-        asyncio.get_event_loop().create_task(self._release_when_warm(kernel_id, self._refill_lock.release))
-        return kernel_id
+        while time.monotonic() - self._last_take < self.quiet_s and self._warm_in_pool() >= self.low_water:
+            await asyncio.sleep(0.5)
+        return self._refill_lock.release
 
     async def _release_when_warm(self, kernel_id: str, release) -> None:
         """Call ``release`` once the kernel has run the dashboard (busy, then idle), or after the timeout."""
