@@ -6,6 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 VOILA_PORT ?= 8866
+VOILA_IP ?= 127.0.0.1
 export JUPYTER_CONFIG_DIR := $(CURDIR)/dashboards/jupyter-config
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
@@ -35,12 +36,15 @@ serve:
 	$(BIN)/python -m http.server --bind 127.0.0.1 --directory _build/html $(PORT)
 
 ## voila: the chapter dashboards on http://127.0.0.1:$(VOILA_PORT); for a class, one dashboard with a kernel
-## pool sized for it: make voila NOTEBOOK=large_memory.ipynb CLASS=30 (kernels share one SVG cache)
+## pool sized for it: make voila NOTEBOOK=large_memory.ipynb CLASS=30 (kernels share one SVG cache and one
+## chart engine; two spare kernels for late arrivals; the pool refills after the class settles: classroom/voila_pool.py).
+## VOILA_IP=0.0.0.0 lets the students' laptops reach it over the room's network.
 NOTEBOOK ?=
 CLASS ?= 1
 voila: venv
-	DB2BOOK_SVG_CACHE="$${DB2BOOK_SVG_CACHE:-$(CURDIR)/_build/svg-cache}" $(BIN)/voila dashboards/$(NOTEBOOK) \
-	  --no-browser --port=$(VOILA_PORT) --Voila.ip=127.0.0.1 --VoilaConfiguration.default_pool_size=$(CLASS)
+	PYTHONPATH=$(CURDIR) DB2BOOK_SVG_CACHE="$${DB2BOOK_SVG_CACHE:-$(CURDIR)/_build/svg-cache}" $(BIN)/voila dashboards/$(NOTEBOOK) \
+	  --no-browser --port=$(VOILA_PORT) --Voila.ip=$(VOILA_IP) --VoilaConfiguration.default_pool_size=$$(( $(CLASS) > 1 ? $(CLASS) + 2 : 1 )) \
+	  --VoilaConfiguration.multi_kernel_manager_class=classroom.voila_pool.ClassKernelManager
 
 ## classroom: the nbgrader course in _build/classroom (one assignment per chapter, seeded per student)
 classroom: venv

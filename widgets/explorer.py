@@ -18,9 +18,9 @@ from typing import Callable, Sequence
 
 import ipywidgets as w
 import traitlets
-import vl_convert
 
 from .figure import Figure, chart_at
+from .svgserver import SERVER_ENV, render_remote
 
 
 #: A folder shared by every kernel of a class server (``make voila`` sets it): a chart already drawn
@@ -29,19 +29,33 @@ from .figure import Figure, chart_at
 SVG_CACHE_ENV = "DB2BOOK_SVG_CACHE"
 
 
+def draw_svg(spec: dict) -> str:
+    """SVG of a Vega-Lite spec: by the class server's chart service when there is one
+    (:mod:`widgets.svgserver`, one chart engine for the whole class), else by ``vl-convert`` here."""
+    url = os.environ.get(SERVER_ENV)
+    if url:
+        try:
+            return render_remote(spec, url)
+        except OSError:
+            pass  # the service is gone: draw here, at the cost of this kernel holding its own engine
+    import vl_convert
+
+    return vl_convert.vegalite_to_svg(spec)
+
+
 def chart_svg(chart) -> str:
-    """Any Altair chart as SVG, drawn in the kernel (no JavaScript needed in the front end)."""
+    """Any Altair chart as SVG, drawn on the server (no JavaScript needed in the front end)."""
     spec = chart.to_dict()
     folder = os.environ.get(SVG_CACHE_ENV)
     if not folder:
-        return vl_convert.vegalite_to_svg(spec)
+        return draw_svg(spec)
     key = hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode()).hexdigest()
     path = Path(folder) / key[:2] / f"{key}.svg"
     try:
         return path.read_text(encoding="utf-8")
     except OSError:
         pass
-    svg = vl_convert.vegalite_to_svg(spec)
+    svg = draw_svg(spec)
     try:  # write then rename, so that another kernel never reads half a file
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
