@@ -267,7 +267,11 @@ def _saved_notebook(page, path: Path, cells_run: int) -> nbformat.NotebookNode:
     page.locator(".lm-MenuBar-itemLabel", has_text="File").first.click()
     page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Save Notebook$")).first.click()
     for _ in range(60):
-        nb = nbformat.read(path, as_version=4)
+        try:
+            nb = nbformat.read(path, as_version=4)
+        except ValueError:  # nbformat.reader.NotJSONError: JupyterLab is still writing the file
+            page.wait_for_timeout(500)
+            continue
         counts = [c.get("execution_count") for c in nb.cells if c.cell_type == "code"]
         if len(counts) == cells_run and all(counts):
             return nb
