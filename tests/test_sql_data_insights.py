@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from widgets import fitting
 from widgets.data import reader_facing
 from widgets.explorer import Explorer
 from widgets.figure import REGISTRY, SIGNIFICANT_DIGITS, grid_table, static_chart
@@ -268,8 +269,8 @@ def test_the_single_cost_model_fits_poorly_and_says_so():
 def test_tolerances_are_the_fit_band():
     for quantity in fidelity.FITTED:
         e = fidelity.errors(quantity, pub.family("Table 6-1").index)
-        assert fidelity.tolerance(quantity) >= 2 * fidelity.rms(e)
-        assert fidelity.tolerance(quantity) <= 2 * fidelity.rms(e) * 1.1 + 1e-6
+        assert fidelity.tolerance(quantity) >= 2 * fitting.rms(e)
+        assert fidelity.tolerance(quantity) <= 2 * fitting.rms(e) * 1.1 + 1e-6
 
 
 # --- the explorer, the dashboard, the query box, the planner -------------------------------------

@@ -19,6 +19,7 @@ import os
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import Callable
 
 import pandas as pd
 
@@ -301,3 +302,14 @@ def cite_cell(study: str, filename: str, run_id: str, metric: str, document: str
     if row.empty:
         raise DataError(f"{filename}: no cell for run {run_id!r}, metric {metric!r}")
     return citation(study, filename, int(row["line"].iloc[0]), document)
+
+
+def citing(study: str) -> Callable[[str, str, str], str]:
+    """The study's ``cite(filename, run_id, metric)``: where one printed cell of ``data/<study>/`` is,
+    as a reader sees it (the document named by ``sources.csv`` and ``documents.csv``, then its
+    section, table and page; see :func:`cite_cell`). Every study's ``published.cite`` is one of these."""
+    def cite(filename: str, run_id: str, metric: str) -> str:
+        return cite_cell(study, filename, run_id, metric)
+
+    cite.__doc__ = f"Where one printed cell of data/{study}/ is: ``cite(filename, run_id, metric)``."
+    return cite

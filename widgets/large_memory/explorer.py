@@ -5,11 +5,12 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..explorer import Explorer
+from ..explorer import Explorer, study_dashboard, study_explorer
 from . import figures as f
 from .calibration import request_time_for_exponent
 from .fidelity import predict_single
 
+STUDY = "large_memory"
 SIZES_GB = (161.0, 320.0, 638.0, 2048.0)
 
 
@@ -38,10 +39,9 @@ def _readout(values: dict) -> str:
 
 def explorer(*names: str) -> Explorer:
     """Sliders and charts for the named figures (default: sync reads, ITR and ETR)."""
-    chosen = [getattr(f, n.upper()) for n in names] if names else [f.SYNC_READS, f.ITR]
-    return Explorer(chosen, readout=_readout, title="Large memory: explore the model")
+    return study_explorer(STUDY, names, readout=_readout)
 
 
 def dashboard() -> Explorer:
     """Every slider figure of the chapter, for a classroom projector (Voila)."""
-    return Explorer(list(f.ALL), readout=_readout, tabs=True)  # the dashboard notebook has the title
+    return study_dashboard(STUDY, readout=_readout)  # the dashboard notebook has the title

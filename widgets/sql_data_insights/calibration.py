@@ -12,6 +12,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
+from ..fitting import relative_lsq
 from . import model
 from . import published as pub
 
@@ -19,14 +20,6 @@ FIT_FAMILY = "Table 6-1"
 #: Training costs: whether the model has a fixed part besides the per-word cost.
 HAS_FIXED = {"elapsed_min": False, "sqldi_cpu_min": False, "db2_cpu_s": True}
 QUANTITIES = ("text_mb", "zload_mb", *HAS_FIXED, "memory_mb", "zfs_mb")
-
-
-def relative_lsq(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Coefficients c minimising sum((X c / y - 1)^2): least squares on relative residuals."""
-    x = np.atleast_2d(np.asarray(x, dtype=float).T).T
-    y = np.asarray(y, dtype=float)
-    coef, *_ = np.linalg.lstsq(x / y[:, None], np.ones_like(y), rcond=None)
-    return coef
 
 
 def fit_names() -> tuple[str, ...]:

@@ -16,10 +16,12 @@ from functools import lru_cache
 
 import ipywidgets as w
 
-from ..explorer import Explorer, NumberBox
+from ..explorer import Explorer, NumberBox, study_dashboard, study_explorer
 from . import fidelity, miniature, model
 from . import published as pub
 from . import figures as f
+
+STUDY = "sql_data_insights"
 
 
 def _readout(values: dict) -> str:
@@ -55,8 +57,7 @@ def _readout(values: dict) -> str:
 
 def explorer(*names: str) -> Explorer:
     """Sliders and charts for the named figures (default: the vocabulary and the concurrency figures)."""
-    chosen = [getattr(f, n.upper()) for n in names] if names else [f.VOCABULARY, f.CONCURRENCY]
-    return Explorer(chosen, readout=_readout, title="SQL Data Insights: explore the models")
+    return study_explorer(STUDY, names, readout=_readout)
 
 
 # --- the miniature: type a query -------------------------------------------------------------------------
@@ -135,7 +136,7 @@ class Dashboard(w.VBox):
     """Every figure in tabs, then the query box and the planner (for Voila)."""
 
     def __init__(self):
-        self.explorer = Explorer(list(f.ALL), readout=_readout, tabs=True)
+        self.explorer = study_dashboard(STUDY, readout=_readout)
         self.query = QueryBox()
         self.planner = Planner()
         tools = w.Tab(children=[self.query, self.planner], titles=["Ask the miniature", "Plan a training run"])

@@ -25,7 +25,7 @@ from ..ledger import LedgerRow
 from . import calibration as fit
 from . import model
 from . import published as pub
-from .calibration import relative_lsq  # noqa: F401  (moved; kept importable from here)
+from ..fitting import band, relative_lsq, rms
 
 CHAPTER = "SQL Data Insights"
 FIT_FAMILY = fit.FIT_FAMILY
@@ -37,21 +37,6 @@ HEAPS_ROWS = ("view_1", "view_2", "view_3", "view_4")  # before the rows start r
 
 
 # --- fitting helpers ----------------------------------------------------------------------------
-
-
-def rms(errors) -> float:
-    """Root-mean-square of relative errors."""
-    e = np.asarray(errors, dtype=float)
-    return float(np.sqrt(np.mean(e ** 2)))
-
-
-def band(fit_rms: float) -> float:
-    """Twice the RMS relative residual, rounded up to two significant digits."""
-    x = 2.0 * fit_rms
-    if x <= 0:
-        return 1e-9
-    scale = 10 ** (math.floor(math.log10(x)) - 1)
-    return math.ceil(x / scale - 1e-9) * scale
 
 
 def half_unit(printed: str) -> float:
