@@ -578,16 +578,16 @@ def bench_model(rows: Rows) -> None:
     import numpy as np
 
     try:
-        from widgets.large_memory import fidelity
+        from widgets.large_memory import calibration
         sizes = np.geomspace(16, 2048, 30)
         rows.measured("model: predict_single (whole chain, 30 sizes), median of 200",
-                      _median(_time_calls(lambda: fidelity.predict_single(sizes), 200, 5)), "ms", "<= 5 ms")
+                      _median(_time_calls(lambda: calibration.predict_single(sizes), 200, 5)), "ms", "<= 5 ms")
     except Exception as exc:  # noqa: BLE001
         rows.failed("model: predict_single (whole chain, 30 sizes), median of 200", "ms", "<= 5 ms", exc)
     try:
         from dataclasses import replace
 
-        from widgets.large_memory import fidelity
+        from widgets.large_memory import calibration
         from widgets.large_memory.calibration import CALIBRATED as CAL
         sizes = np.geomspace(16, 2048, 30)
         skews = iter(np.round(np.linspace(0.55, 0.95, 40) + 0.0001234, 6))  # never the cached skews
@@ -595,7 +595,7 @@ def bench_model(rows: Rows) -> None:
         for s in skews:
             cal = replace(CAL, workload=replace(CAL.workload, skew=float(s)))
             t = time.perf_counter()
-            fidelity.predict_single(sizes, "zEC12", cal)
+            calibration.predict_single(sizes, "zEC12", cal)
             times.append((time.perf_counter() - t) * 1000)
         rows.measured("model: predict_single at a new skew (Che table not cached), median of 40",
                       _median(times), "ms")

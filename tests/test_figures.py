@@ -95,9 +95,17 @@ def test_explorer_sliders_cannot_leave_the_valid_range():
     assert s.value == s.min == 0
 
 
-def test_dashboard_has_every_figure():
+def test_dashboard_readout_follows_every_slider_it_shows():
+    """The readout reads the whole calibration through scenario(): a workload, CPU, loop or exponent
+    slider on any tab moves it (the readout once rebuilt the calibration by hand, slider by slider)."""
     d = dashboard()
-    assert isinstance(d, Explorer) and len(d.charts) == len(F.ALL)
+    assert isinstance(d, Explorer) and d.tabs is not None
+    for name in ("skew", "cpu_us_per_sync_read", "users", "exponent"):
+        before = d.info.value
+        p = d.params[name]
+        d.sliders[name].value = p.max if p.default < p.max else p.min
+        assert d.info.value != before, f"the readout ignored {name}"
+        d.sliders[name].value = p.default
 
 
 def test_itr_bars_chart_compiles():
