@@ -95,7 +95,7 @@ def _imports(path: Path) -> list[str]:
 
 
 #: Studies whose figures or explorer still import their ledger module (emptied as each is converted).
-UNCONVERTED = {"sql_data_insights"}
+UNCONVERTED: set[str] = set()
 
 
 @pytest.mark.parametrize("s", [pytest.param(s, marks=pytest.mark.xfail(strict=True, reason="not converted yet"))

@@ -17,7 +17,7 @@ from functools import lru_cache
 import ipywidgets as w
 
 from ..explorer import Explorer, NumberBox, study_dashboard, study_explorer
-from . import fidelity, miniature, model
+from . import miniature, model, planner
 from . import published as pub
 from . import figures as f
 
@@ -41,14 +41,14 @@ def _readout(values: dict) -> str:
     if "columns" in values:
         n_words = float(model.words(10e6, values["columns"]))
         parts.append(f"A 10-million-row table with {values['columns']:.0f} columns makes {n_words / 1e6:,.0f} million "
-                     f"words: about {n_words * fidelity.calibration().elapsed_min_per_mword / 1e6 / 60:,.1f} hours "
+                     f"words: about {n_words * planner.calibration().elapsed_min_per_mword / 1e6 / 60:,.1f} hours "
                      "of training at Table 6-1's pace.")
     if not parts:
         t1 = pub.datasets().loc["table_1"]
         # distinct categorical values: the vocabulary less the rule's 20 clusters per numeric column
         distinct = t1["vocabulary"] - 20 * t1["numeric"]
         lo, c, hi = model.plan(t1["rows"], t1["numeric"], t1["categorical"], distinct,
-                               fidelity.calibration())["elapsed_min"]
+                               planner.calibration())["elapsed_min"]
         again = pub.concurrent().loc["single", "total_elapsed_min"]
         parts.append(f"Table_1 ({t1['rows'] / 1e6:.2f} million rows, {t1['n_columns']:.0f} columns): {c:,.1f} min "
                      f"predicted ({lo:,.1f} to {hi:,.1f}); {t1['elapsed_min']:g} and {again:g} min measured.")
@@ -120,7 +120,7 @@ class Planner(w.VBox):
 
     def update(self) -> str:
         try:
-            table = fidelity.plan_table(self.rows.value, self.numeric.value, self.categorical.value,
+            table = planner.plan_table(self.rows.value, self.numeric.value, self.categorical.value,
                                         self.distinct.value)
             shown = table.style.format({"low": "{:,.3g}", "central": "{:,.3g}", "high": "{:,.3g}"}).hide(
                 axis="index").to_html()
