@@ -29,18 +29,17 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from tools.site import SITE, browser, serve, voila  # noqa: E402  (needs ROOT on sys.path)
+from widgets.studies import STUDIES, all_figures  # noqa: E402  (light: no plotting library)
 
 RESULTS = ROOT / "bench" / "results" / "latest.json"
 BIN = Path(sys.executable).parent  # the venv's bin (not resolved: it is the venv's python)
 KB = 1000  # decimal units throughout: 1 KB = 1000 bytes, 1 MB = 1000 KB
 
 #: The book's pages (the table of contents, _toc.yml), as paths under _build/html without .html.
-PAGES = ("book/intro", "book/how_to_use", "book/glossary", "chapters/large_memory", "chapters/hit_ratio_dead",
-         "chapters/fast_index_traversal", "chapters/zhyperlink",
-         "chapters/system_recovery_boost", "chapters/sql_data_insights", "book/fidelity", "book/teachers_guide", "book/references")
+CHAPTER_PAGES = tuple(f"chapters/{s.slug}" for s in STUDIES)  # in book order
+PAGES = ("book/intro", "book/how_to_use", "book/glossary", *CHAPTER_PAGES, "book/fidelity", "book/teachers_guide",
+         "book/references")
 CHAPTER = "chapters/large_memory"  # the static-slider latency is measured here
-CHAPTER_PAGES = ("chapters/large_memory", "chapters/hit_ratio_dead", "chapters/fast_index_traversal", "chapters/zhyperlink",
-                 "chapters/system_recovery_boost", "chapters/sql_data_insights")
 CHAPTER_WARM_GOAL_KB = 1500
 CHAPTER_COLD_GOAL_KB = 1500  # a chapter's first load with an empty cache (issue 11)
 
@@ -607,16 +606,16 @@ def bench_model(rows: Rows) -> None:
     import numpy as np
 
     try:
-        from widgets.large_memory import fidelity
+        from widgets.large_memory import calibration
         sizes = np.geomspace(16, 2048, 30)
         rows.measured("model: predict_single (whole chain, 30 sizes), median of 200",
-                      _median(_time_calls(lambda: fidelity.predict_single(sizes), 200, 5)), "ms", "<= 5 ms")
+                      _median(_time_calls(lambda: calibration.predict_single(sizes), 200, 5)), "ms", "<= 5 ms")
     except Exception as exc:  # noqa: BLE001
         rows.failed("model: predict_single (whole chain, 30 sizes), median of 200", "ms", "<= 5 ms", exc)
     try:
         from dataclasses import replace
 
-        from widgets.large_memory import fidelity
+        from widgets.large_memory import calibration
         from widgets.large_memory.calibration import CALIBRATED as CAL
         sizes = np.geomspace(16, 2048, 30)
         skews = iter(np.round(np.linspace(0.55, 0.95, 40) + 0.0001234, 6))  # never the cached skews
@@ -624,7 +623,7 @@ def bench_model(rows: Rows) -> None:
         for s in skews:
             cal = replace(CAL, workload=replace(CAL.workload, skew=float(s)))
             t = time.perf_counter()
-            fidelity.predict_single(sizes, "zEC12", cal)
+            calibration.predict_single(sizes, "zEC12", cal)
             times.append((time.perf_counter() - t) * 1000)
         rows.measured("model: predict_single at a new skew (Che table not cached), median of 40",
                       _median(times), "ms")
@@ -655,13 +654,7 @@ def bench_model(rows: Rows) -> None:
 def bench_chart_weight(rows: Rows) -> None:
     try:
         from widgets.figure import static_chart
-        from widgets.large_memory import figures as F
-        from widgets.system_recovery_boost import figures as SRB
-        from widgets.zhyperlink import figures as ZHL
-        from widgets.fast_index_traversal import figures as FTI
-        from widgets.hit_ratio_dead import figures as HRD
-        from widgets.sql_data_insights import figures as SQLDI
-        figs = list(F.ALL) + list(HRD.ALL) + list(FTI.ALL) + list(ZHL.ALL) + list(SRB.ALL) + list(SQLDI.ALL)
+        figs = list(all_figures().values())
     except Exception as exc:  # noqa: BLE001
         rows.failed("static chart spec: (figures)", "KB", "< 200 KB", exc)
         return

@@ -28,13 +28,14 @@ from pathlib import Path
 
 import nbformat
 
+from widgets.studies import STUDIES
+
 ROOT = Path(__file__).resolve().parent.parent
 COURSE = ROOT / "_build" / "classroom"
 ROSTER = Path(__file__).resolve().parent / "roster.csv"
 COURSE_ID = "db2-retraced"
 #: chapter (file stem in chapters/ and study package in widgets/), in the book's order
-CHAPTERS = ("large_memory", "hit_ratio_dead", "fast_index_traversal", "zhyperlink",
-            "system_recovery_boost", "sql_data_insights")
+CHAPTERS = tuple(s.slug for s in STUDIES)
 
 CONFIG = '''\
 """nbgrader configuration of the course built by `make classroom` (classroom/course.py)."""

@@ -8,16 +8,12 @@ import pytest
 
 from widgets.data import reader_facing
 from widgets.explorer import Explorer
-from widgets.figure import REGISTRY, SIGNIFICANT_DIGITS, Axis, Figure, Param, grid_table, static_chart
+from widgets.figure import SIGNIFICANT_DIGITS, Axis, Figure, Param, grid_table, static_chart
 from widgets.large_memory import figures as F
 from widgets.large_memory.explorer import dashboard, explorer
-from widgets.system_recovery_boost import figures as SRB
-from widgets.zhyperlink import figures as ZHL
-from widgets.fast_index_traversal import figures as FTI
-from widgets.hit_ratio_dead import figures as HRD
-from widgets.sql_data_insights import figures as SQLDI
+from widgets.studies import all_figures
 
-ALL_FIGURES = F.ALL + SRB.ALL + ZHL.ALL + FTI.ALL + HRD.ALL + SQLDI.ALL
+ALL_FIGURES = tuple(all_figures().values())  # every study's, through the registry
 
 RTOL = 10 ** (1 - SIGNIFICANT_DIGITS)
 
@@ -59,17 +55,11 @@ def test_published_points_name_their_source(fig):
     assert np.isfinite(pts[["x", "y"]].to_numpy(dtype=float)).all()
 
 
-def test_every_figure_is_registered():
-    for fig in ALL_FIGURES:
-        assert REGISTRY[fig.key] is fig
-
-
 def test_a_model_that_returns_nan_is_refused():
     bad = Figure("test", "nan", "t", Axis("x", "x"), Axis("y", "y"), np.linspace(1, 2, 5),
                  lambda x, a: {"y": x * np.nan}, (Param("a", "a", "", 0, 1, 0.5, 0.1, 0.5),))
     with pytest.raises(ValueError, match="non-finite"):
         grid_table(bad)
-    REGISTRY.pop(bad.key)
 
 
 def test_param_default_must_be_inside_its_range():
@@ -95,9 +85,17 @@ def test_explorer_sliders_cannot_leave_the_valid_range():
     assert s.value == s.min == 0
 
 
-def test_dashboard_has_every_figure():
+def test_dashboard_readout_follows_every_slider_it_shows():
+    """The readout reads the whole calibration through scenario(): a workload, CPU, loop or exponent
+    slider on any tab moves it (the readout once rebuilt the calibration by hand, slider by slider)."""
     d = dashboard()
-    assert isinstance(d, Explorer) and len(d.charts) == len(F.ALL)
+    assert isinstance(d, Explorer) and d.tabs is not None
+    for name in ("skew", "cpu_us_per_sync_read", "users", "exponent"):
+        before = d.info.value
+        p = d.params[name]
+        d.sliders[name].value = p.max if p.default < p.max else p.min
+        assert d.info.value != before, f"the readout ignored {name}"
+        d.sliders[name].value = p.default
 
 
 def test_itr_bars_chart_compiles():
@@ -121,7 +119,6 @@ def test_series_names_that_vega_would_misread_are_refused():
                  lambda x, a: {"7.5 reads": x}, (Param("a", "a", "", 0, 1, 0.5, 0.1, 0.5),))
     with pytest.raises(ValueError, match="rename them"):
         grid_table(bad)
-    REGISTRY.pop(bad.key)
 
 
 @pytest.mark.parametrize("name", ["background", "width", "height", "padding", "autosize", "cursor", "datum"])

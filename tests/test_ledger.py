@@ -15,6 +15,7 @@ import pytest
 from widgets import ledger
 from widgets.data import data_dir, documents
 from widgets.large_memory import calibration, fidelity
+from widgets.studies import SLUGS
 
 KEYS = {"chapter", "source", "quantity", "condition", "role", "published", "model", "rel_error", "tolerance",
         "passed", "known_miss"}
@@ -77,7 +78,7 @@ def test_an_unmarked_miss_and_a_stale_mark_both_fail():
 
 def test_every_chapter_has_at_least_12_rows_and_states_every_role(rows):
     per_chapter = Counter(r.chapter for r in rows)
-    assert len(per_chapter) == len(ledger.STUDIES)
+    assert len(per_chapter) == len(SLUGS)
     assert min(per_chapter.values()) >= 12, per_chapter
     assert {r.role for r in rows} == set(ledger.ROLES)
 
@@ -100,7 +101,7 @@ def test_table_output_ends_with_the_summary_per_chapter():
     assert out.returncode == 0, out.stdout[-2000:]
     lines = out.stdout.strip().splitlines()
     assert lines[-1].endswith("known misses, 0 unexpected.")
-    assert sum("predicted error median" in line for line in lines[-8:]) == len(ledger.STUDIES)
+    assert sum("predicted error median" in line for line in lines[-8:]) == len(SLUGS)
 
 
 def test_summary_counts_roles_and_predicted_errors():
@@ -136,7 +137,7 @@ def _clear_data_caches() -> None:
 @pytest.fixture
 def perturb(tmp_path, monkeypatch):
     """Copy data/ and return a function that scales cells there by 5% (``undo=True`` puts them back)."""
-    for study in ledger.STUDIES:  # import once on the real data: figures modules keep module-level fits
+    for study in SLUGS:  # import once on the real data: figures modules keep module-level fits
         importlib.import_module(f"widgets.{study}.figures")
     original, root = data_dir(), tmp_path / "data"
     shutil.copytree(original, root)
@@ -191,7 +192,7 @@ def _groups(study_rows):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("study", ledger.STUDIES)
+@pytest.mark.parametrize("study", SLUGS)
 def test_predicted_rows_do_not_depend_on_their_own_published_value(study, perturb):
     before = ledger.rows(study)
     groups = _groups(before)
@@ -228,12 +229,12 @@ def test_studies_import_the_shared_layer_never_another_study():
     from pathlib import Path
 
     package = Path(ledger.__file__).parent
-    for study in ledger.STUDIES:
+    for study in SLUGS:
         for path in (package / study).glob("*.py"):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if isinstance(node, ast.ImportFrom):
                     target = ("." * node.level) + (node.module or "")
-                    others = [s for s in ledger.STUDIES if s != study]
+                    others = [s for s in SLUGS if s != study]
                     assert not any(target in (f"..{o}", f"..{o}.model") or target.startswith(f"..{o}.")
                                    or (node.module or "").startswith(f"widgets.{o}") for o in others), (path, target)
     from widgets import lru
@@ -317,7 +318,7 @@ def test_the_fidelity_page_leads_with_the_summary_and_shows_misses_in_red():
             return s && d ? !!(s.compareDocumentPosition(d) & Node.DOCUMENT_POSITION_FOLLOWING) : null; }""")
         assert order is True, "the summary must come before the rows"
         summary = page.query_selector_all("table.ledger-summary tbody tr")
-        assert len(summary) == len(ledger.STUDIES)
+        assert len(summary) == len(SLUGS)
         first = page.query_selector("details.ledger-details")
         assert "predicted rows" in first.query_selector("summary").inner_text()
         assert len(first.query_selector_all("tbody tr:not(.ledger-note)")) == sum(r.role == "predicted" for r in rows)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from widgets.large_memory import model as m
 from widgets.large_memory.calibration import CALIBRATED as CAL
-from widgets.large_memory.fidelity import machine, predict_single
+from widgets.large_memory.calibration import machine, predict_single
 from widgets.sql_data_insights import model as sqldi
 
 finite_pos = st.floats(min_value=1e-3, max_value=1e5, allow_nan=False, allow_infinity=False)

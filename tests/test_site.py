@@ -11,20 +11,13 @@ import numpy as np
 import pytest
 
 from tools.site import JS_MODEL_MARKS, SITE, browser, open_page, serve
-from widgets.figure import REGISTRY, SIGNIFICANT_DIGITS
-
-import widgets.large_memory.figures  # noqa: F401  (registers the chapters' figures)
-import widgets.system_recovery_boost.figures  # noqa: F401
-import widgets.zhyperlink.figures  # noqa: F401
-import widgets.fast_index_traversal.figures  # noqa: F401
-import widgets.hit_ratio_dead.figures  # noqa: F401
-import widgets.sql_data_insights.figures  # noqa: F401
+from widgets.figure import SIGNIFICANT_DIGITS
+from widgets.studies import STUDIES, all_figures
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not (SITE / "index.html").exists(), reason="run `make book` first")]
-CHAPTERS = {"chapters/large_memory": 8, "chapters/hit_ratio_dead": 5, "chapters/fast_index_traversal": 4, "chapters/zhyperlink": 6,
-            "chapters/system_recovery_boost": 8,
-            "chapters/sql_data_insights": 11}  # page -> slider figures
+CHAPTERS = {f"chapters/{s.slug}": s.slug for s in STUDIES}  # page -> study
+FIGURES = all_figures()  # "<study>.<figure>" -> Figure
 PAGES = ["index", "book/intro", "book/how_to_use", "book/glossary", *CHAPTERS, "book/fidelity",
          "book/teachers_guide", "book/references", "search", "genindex"]
 RTOL = 2 * 10 ** (1 - SIGNIFICANT_DIGITS)
@@ -54,7 +47,7 @@ def test_page_is_clean_and_offline(site, page_name):
             assert chart.query_selector("svg"), "a chart did not draw"
             assert chart.query_selector("svg .mark-line, svg .mark-rect, svg .mark-symbol"), "chart has no marks"
         if page_name in CHAPTERS:
-            assert len(charts) >= CHAPTERS[page_name]
+            assert len(charts) >= len([k for k in FIGURES if k.startswith(CHAPTERS[page_name] + ".")])
             assert page.query_selector("math"), "equations render as MathML"
     finally:
         page.context.close()
@@ -87,10 +80,11 @@ def test_every_slider_moves_its_chart_to_the_models_values(site, page_name):
     page, log = _open(site, page_name)
     try:
         charts = page.query_selector_all(".db2book-chart[data-figure]")
-        slider_charts = [c for c in charts if c.get_attribute("data-figure") in REGISTRY]
-        assert len(slider_charts) == CHAPTERS[page_name]
+        slider_charts = [c for c in charts if c.get_attribute("data-figure") in FIGURES]
+        declared = sorted(k for k in FIGURES if k.startswith(CHAPTERS[page_name] + "."))
+        assert sorted(c.get_attribute("data-figure") for c in slider_charts) == declared  # each figure, once
         for chart in slider_charts:
-            fig = REGISTRY[chart.get_attribute("data-figure")]
+            fig = FIGURES[chart.get_attribute("data-figure")]
             chart_id = chart.get_attribute("id")
             # at the page's defaults, the chart shows the calibrated model
             _compare(fig, _model_lines(page)[chart_id], fig.defaults())

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from widgets.data import load_long, wide
-from widgets.system_recovery_boost import fidelity, model
+from widgets.system_recovery_boost import calibration, fidelity, model
 from widgets.system_recovery_boost import published as pub
 from widgets.system_recovery_boost.explorer import dashboard, explorer
 
@@ -44,15 +44,15 @@ def test_the_known_rounding_flag_is_there():
 
 
 def test_amdahl_fits_are_exact_and_differ():
-    s_e, p_e = fidelity.amdahl_fit(fidelity.ENGINES)
-    s_z, p_z = fidelity.amdahl_fit("zIIPs only: 2 -> 6")
+    s_e, p_e = calibration.amdahl_fit(calibration.ENGINES)
+    s_z, p_z = calibration.amdahl_fit(calibration.ZIIPS)
     assert model.amdahl_time(4, s_e, p_e) == pytest.approx(244.34)
     assert model.amdahl_time(8, s_e, p_e) == pytest.approx(135.83)
     assert model.amdahl_time(6, s_z, p_z) == pytest.approx(135.83)
     assert s_e == pytest.approx(27.32, abs=0.01) and s_z == pytest.approx(81.575, abs=0.01)
     # the fully parallel forms: engines 10% off, zIIPs 40% off
-    assert fidelity.fully_parallel_prediction(fidelity.ENGINES) / 135.83 - 1 == pytest.approx(-0.10, abs=0.01)
-    assert fidelity.fully_parallel_prediction("zIIPs only: 2 -> 6") / 135.83 - 1 == pytest.approx(-0.40, abs=0.01)
+    assert calibration.fully_parallel_prediction(calibration.ENGINES) / 135.83 - 1 == pytest.approx(-0.10, abs=0.01)
+    assert calibration.fully_parallel_prediction(calibration.ZIIPS) / 135.83 - 1 == pytest.approx(-0.40, abs=0.01)
 
 
 def test_at_least_eight_tasks():
@@ -137,9 +137,16 @@ def test_ledger_rows_pass_or_are_marked_misses():
     assert sum(r.role == "fitted" for r in rows) == 2  # two points, two parameters
 
 
-def test_dashboard_has_every_figure_in_tabs():
-    from widgets.system_recovery_boost import figures as F
-
+def test_dashboard_draws_a_tab_when_it_is_opened():
     d = dashboard()
-    assert d.tabs is not None and len(d.charts) == len(F.ALL)
-    assert d.charts[0].value.startswith("<svg") and not d.charts[1].value  # only the visible tab drawn
+    assert d.tabs is not None
+    assert d.charts[0].value.startswith("<svg") and not d.charts[4].value  # only the visible tab drawn
+    d.tabs.selected_index = 4  # the backlog's utilisation (the figure a name lookup once missed)
+    assert d.charts[4].value.startswith("<svg") and "figure-backlog_utilisation" in d.charts[4]._dom_classes
+
+
+def test_scenario_takes_the_sliders_and_refuses_an_unknown_name():
+    o = calibration.scenario({"outage_min": 45.0, "contention": 0.02, "tasks": 16})  # tasks: another figure's slider
+    assert (o.outage_min, o.contention, o.arrival_ratio) == (45.0, 0.02, calibration.DEFAULT.arrival_ratio)
+    with pytest.raises(ValueError, match="outage_minutes.*outage_min"):
+        calibration.scenario({"outage_minutes": 45.0})

@@ -6,17 +6,10 @@ from pathlib import Path
 import pytest
 
 from tools.site import ROOT, RequestLog, browser, voila
-from widgets.figure import REGISTRY
-
-import widgets.large_memory.figures  # noqa: F401  (registers the figures)
-import widgets.system_recovery_boost.figures  # noqa: F401
-import widgets.zhyperlink.figures  # noqa: F401
-import widgets.fast_index_traversal.figures  # noqa: F401
-import widgets.hit_ratio_dead.figures  # noqa: F401
-import widgets.sql_data_insights.figures  # noqa: F401
+from widgets.studies import study
 
 pytestmark = [pytest.mark.voila, pytest.mark.browser]
-DASHBOARDS = sorted((ROOT / "dashboards").glob("*.ipynb"))
+DASHBOARDS = sorted((ROOT / "dashboards").glob("*.ipynb"))  # every study's (test_studies checks each has one)
 #: Voila's page template links FontAwesome from a CDN (cosmetic icons; offline it just fails).
 VOILA_CDN = ("cdn.jsdelivr.net/npm/@fortawesome/",)
 CHART = "() => { const e = document.querySelector('.db2book-chart-live'); return e ? e.innerHTML : ''; }"
@@ -38,7 +31,7 @@ def test_dashboard_renders_and_a_slider_updates_it(notebook: Path):
         readouts = [e for e in page.query_selector_all(boxes)][:len(labels)]
         assert labels and len(labels) == len(readouts)
         # the dashboard opens at the calibrated setting, not at a value the slider snapped to
-        params = {p.label: p for fig in REGISTRY.values() if fig.study == notebook.stem for p in fig.all_params}
+        params = {p.label: p for fig in study(notebook.stem).figures().values() for p in fig.all_params}
         for label, box in zip(labels, readouts):
             shown = float(box.input_value().replace(",", ""))
             assert shown == pytest.approx(params[label].default, rel=1e-4), (label, shown)

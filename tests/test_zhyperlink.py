@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from widgets.data import load_long
-from widgets.zhyperlink import fidelity, model
+from widgets.zhyperlink import calibration, fidelity, model
 from widgets.zhyperlink import published as pub
 from widgets.zhyperlink.explorer import dashboard, explorer
 
@@ -31,8 +31,8 @@ def test_the_63_vs_69_contradiction_is_flagged():
 
 
 def test_read_model_goes_through_both_points():
-    other, t_hit = fidelity.read_calibration()
-    path = fidelity.calibrated_path()
+    other, t_hit = calibration.read_calibration()
+    path = calibration.calibrated_path()
     assert float(model.elapsed_reduction(28, other, path)) == pytest.approx(0.50)
     assert float(model.elapsed_reduction(7.5, other, path)) == pytest.approx(0.23)
     assert t_hit > path.t_zhl_us * 10  # the async path costs far more than the link alone
@@ -41,8 +41,8 @@ def test_read_model_goes_through_both_points():
 @settings(max_examples=40, deadline=None)
 @given(n1=st.floats(0, 100), n2=st.floats(0, 100), h=st.floats(0.5, 1.0))
 def test_more_reads_more_benefit_and_more_hits_more_benefit(n1, n2, h):
-    other, _ = fidelity.read_calibration()
-    path = replace(fidelity.calibrated_path(), hit_ratio=h)
+    other, _ = calibration.read_calibration()
+    path = calibration.scenario({"hit_ratio": h})
     lo, hi = sorted([n1, n2])
     assert model.elapsed_reduction(hi, other, path) >= model.elapsed_reduction(lo, other, path) - 1e-12
     better = replace(path, hit_ratio=min(1.0, h + 0.05))
@@ -113,7 +113,14 @@ def test_misses_are_reported():
 
 
 def test_dashboard_tabs():
-    from widgets.zhyperlink import figures as F
-
     d = dashboard()
-    assert len(d.charts) == len(F.ALL) and d.charts[0].value.startswith("<svg")
+    assert d.charts[0].value.startswith("<svg") and not d.charts[-1].value  # only the open tab is drawn
+    d.tabs.selected_index = len(d.charts) - 1
+    assert d.charts[-1].value.startswith("<svg")
+
+
+def test_reads_curve_passes_through_both_read_runs():
+    """The LRU curve is solved once per skew from the two printed read runs (28 reads at 10 GB, 7.5 at 70 GB)."""
+    for skew in (0.5, 0.7, 0.9):
+        assert calibration.reads_per_transaction([10.0, 70.0], skew) == pytest.approx([28.0, 7.5], rel=1e-9)
+    assert calibration.reads_fit(0.7) is calibration.reads_fit(0.7)  # cached: no solve inside a redraw

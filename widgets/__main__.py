@@ -9,6 +9,7 @@ import argparse
 import sys
 
 from . import ledger
+from .studies import SLUGS
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -16,7 +17,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     fid = sub.add_parser("fidelity", help="print the fidelity ledger")
     fid.add_argument("--json", action="store_true", help="print the rows as a JSON list")
-    fid.add_argument("--study", choices=ledger.STUDIES, help="only this study's rows")
+    fid.add_argument("--study", choices=SLUGS, help="only this study's rows")
     args = parser.parse_args(argv)
     rows = ledger.rows(args.study)
     print(ledger.to_json(rows) if args.json else ledger.format_table(rows))

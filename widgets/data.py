@@ -19,6 +19,7 @@ import os
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import Callable
 
 import pandas as pd
 
@@ -296,8 +297,28 @@ def number(study: str, filename: str, run_id: str, metric: str) -> float:
 def cite_cell(study: str, filename: str, run_id: str, metric: str, document: str | None = None) -> str:
     """Where one printed cell is, in the document's own coordinates (see :func:`citation`);
     ``document`` overrides the short name from ``data/documents.csv``."""
-    long = load_long(study, filename)
-    row = long[(long["run_id"] == run_id) & (long["metric"] == metric)]
-    if row.empty:
+    line = _cell_lines(study, filename, str(data_dir())).get((run_id, metric))
+    if line is None:
         raise DataError(f"{filename}: no cell for run {run_id!r}, metric {metric!r}")
-    return citation(study, filename, int(row["line"].iloc[0]), document)
+    return citation(study, filename, line, document)
+
+
+@lru_cache(maxsize=None)
+def _cell_lines(study: str, filename: str, root: str) -> dict[tuple[str, str], int]:
+    """{(run_id, metric): line of the source text} of one long table (the first, if a cell repeats)."""
+    long = load_long(study, filename, root)
+    lines: dict[tuple[str, str], int] = {}
+    for run_id, metric, line in zip(long["run_id"], long["metric"], long["line"]):
+        lines.setdefault((run_id, metric), int(line))
+    return lines
+
+
+def citing(study: str) -> Callable[[str, str, str], str]:
+    """The study's ``cite(filename, run_id, metric)``: where one printed cell of ``data/<study>/`` is,
+    as a reader sees it (the document named by ``sources.csv`` and ``documents.csv``, then its
+    section, table and page; see :func:`cite_cell`). Every study's ``published.cite`` is one of these."""
+    def cite(filename: str, run_id: str, metric: str) -> str:
+        return cite_cell(study, filename, run_id, metric)
+
+    cite.__doc__ = f"Where one printed cell of data/{study}/ is: ``cite(filename, run_id, metric)``."
+    return cite

@@ -258,3 +258,23 @@ class Explorer(w.VBox):
     def _on_change(self, change) -> None:
         name = next(n for n, s in self.sliders.items() if s is change["owner"])
         self.update(changed=name)
+
+
+def study_explorer(slug: str, names: Sequence[str] = (), readout: Callable[[dict], str] | None = None) -> Explorer:
+    """The explorer of one study (:mod:`widgets.studies`): the named figures, or the study's defaults.
+
+    Figures are found by name through the registry; an unknown name raises a ValueError listing
+    the study's figures.
+    """
+    from .studies import study
+
+    s = study(slug)
+    return Explorer([s.figure(n) for n in (names or s.explore)], readout=readout, title=s.explorer_title)
+
+
+def study_dashboard(slug: str, readout: Callable[[dict], str] | None = None) -> Explorer:
+    """Every figure of one study (in tabs when the study says so), for a classroom projector (Voila)."""
+    from .studies import study
+
+    s = study(slug)
+    return Explorer(list(s.figures().values()), readout=readout, tabs=s.tabs)

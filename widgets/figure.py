@@ -10,7 +10,9 @@ parameters (:class:`Param`) and the published points it is compared with. From i
 * :func:`chart_at` builds the same chart for one parameter setting, with no sliders; the live
   explorer (:mod:`widgets.explorer`) renders it on every slider move.
 
-Chapters declare figures; they never rebuild this machinery.
+Chapters declare figures; they never rebuild this machinery. A study's figures are found by name
+through :mod:`widgets.studies` (``study(slug).figure(name)``), which imports the figures module
+when asked; declaring a figure registers nothing.
 """
 from __future__ import annotations
 
@@ -43,11 +45,6 @@ VEGA_RESERVED_NAMES = frozenset({
     "background", "width", "height", "padding", "autosize", "cursor", "config", "view", "events", "description",
     "title", "datum", "event", "item", "parent", "group", "this", "undefined", "NaN", "Infinity",
 })
-
-#: Every declared figure by its qualified name ``"<study>.<figure>"``; tests use it to compare
-#: what the browser shows with the Python model.
-REGISTRY: dict[str, "Figure"] = {}
-
 
 @dataclass(frozen=True)
 class Param:
@@ -158,7 +155,6 @@ class Figure:
             raise ValueError(f"{self.key}: kind={self.kind!r} is not 'line' or 'bar'")
         if self.kind == "bar" and len(self.x_labels) != len(self.x_values):
             raise ValueError(f"{self.key}: a bar figure needs one label per x value")
-        REGISTRY[self.key] = self
 
     @property
     def key(self) -> str:

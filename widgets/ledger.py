@@ -1,6 +1,7 @@
 """The fidelity ledger: every published number a model reproduces, with its error and its role.
 
-Each study module provides ``ledger_rows() -> list[LedgerRow]``. ``python -m widgets fidelity``
+Each study's ``fidelity`` module provides ``ledger_rows() -> list[LedgerRow]`` (the studies are
+:data:`widgets.studies.STUDIES`). ``python -m widgets fidelity``
 prints them all; ``--json`` prints them as a JSON list. A row passes when its relative error is
 within its tolerance; tolerances are argued in the chapters, not loosened to pass.
 
@@ -20,13 +21,10 @@ marked misses per chapter.
 from __future__ import annotations
 
 import html
-import importlib
 import json
 import math
 from dataclasses import dataclass, field
 
-#: The studies that have a ledger, in book order.
-STUDIES = ("large_memory", "hit_ratio_dead", "fast_index_traversal", "zhyperlink", "system_recovery_boost", "sql_data_insights")
 ROLES = ("predicted", "fitted", "identity")
 
 
@@ -93,10 +91,11 @@ class LedgerRow:
 
 def rows(study: str | None = None) -> list[LedgerRow]:
     """All ledger rows, or one study's."""
+    from .studies import STUDIES, study as find
+
     out: list[LedgerRow] = []
-    for name in STUDIES if study is None else (study,):
-        module = importlib.import_module(f"widgets.{name}")
-        out.extend(module.ledger_rows())
+    for s in STUDIES if study is None else (find(study),):
+        out.extend(s.module("fidelity").ledger_rows())
     return out
 
 

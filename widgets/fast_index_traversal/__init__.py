@@ -3,4 +3,3 @@
 ``model`` (pure numpy and the eligibility rules), ``fidelity`` (ledger rows, fitted shares and
 misses), ``figures``, ``exercises`` and ``explorer`` (with the eligibility form).
 """
-from .fidelity import ledger_rows  # noqa: F401  (the ledger looks for it here)

@@ -5,9 +5,10 @@ import html
 
 import ipywidgets as w
 
-from ..explorer import Explorer
-from . import figures as f
+from ..explorer import Explorer, study_dashboard, study_explorer
 from . import model
+
+STUDY = "fast_index_traversal"
 
 TYPES = ("CHAR", "VARCHAR", "INTEGER", "BIGINT", "DECIMAL", "DATE", "TIMESTAMP", "VARBIN", "TIMESTZ")
 
@@ -69,11 +70,10 @@ class EligibilityForm(w.VBox):
 
 def explorer(*names: str) -> Explorer:
     """Sliders and charts for the named figures (default: getpages per select and index levels)."""
-    chosen = [getattr(f, n.upper()) for n in names] if names else [f.SELECT, f.LEVELS]
-    return Explorer(chosen, title="Fast index traversal: explore the model")
+    return study_explorer(STUDY, names)
 
 
 def dashboard() -> w.VBox:
     """Every figure in tabs and the eligibility form, for a classroom projector (Voila)."""
-    return w.VBox([Explorer(list(f.ALL), tabs=True), w.HTML("<h3>Is this index FTB-eligible?</h3>"),
+    return w.VBox([study_dashboard(STUDY), w.HTML("<h3>Is this index FTB-eligible?</h3>"),
                    EligibilityForm()])

@@ -1,4 +1,4 @@
-"""Ledger rows, fitted shares and known misses of the fast-index-traversal chapter.
+"""Ledger rows and known misses of the fast-index-traversal chapter (its fits are in :mod:`.calibration`).
 
 The getpage theory is a real test: from the index levels and data pages the section prints,
 the model predicts the measured getpage cuts. The getpage-to-CPU share ``f`` has one measurement
@@ -10,16 +10,9 @@ from .. import ledger
 from ..ledger import LedgerRow
 from . import model
 from . import published as pub
+from .calibration import ENVIRONMENTS, SELECTS, cpu_share
 
 CHAPTER = "Fast index traversal"
-SELECTS = {  # run in s2_6_quoted.csv -> rows per key
-    "select_1_row_per_key": 1, "select_10_rows_per_key": 10, "select_100_rows_per_key": 100,
-}
-ENVIRONMENTS = {  # environment -> (table, getpage cut %, CPU cut %) as printed
-    "non-data sharing": (pub.T44, "getpage_per_commit_change_pct", "total_db2_cpu_change_pct"),
-    "1-way data sharing": (pub.T43, "getpage_per_commit_change_pct", "total_db2_cpu_change_pct"),
-    "2-way data sharing": (pub.T42, "getpage_per_commit_change_pct", "total_db2_cpu_group_change_pct"),
-}
 
 
 def select_counts(run: str) -> tuple[float, float, float]:
@@ -53,12 +46,6 @@ def select_tolerance(run: str) -> float:
     return max(0.025, round(mismatch / cut + 0.005, 2))
 
 
-def cpu_share(environment: str) -> float:
-    """Getpage-linked CPU share f = CPU cut / getpage cut (one measurement: exact by construction)."""
-    table, gp, cpu = ENVIRONMENTS[environment]
-    return pub.value("delta", cpu, table) / pub.value("delta", gp, table)
-
-
 def _cell(run_id: str, metric: str, filename: str = pub.S26) -> dict:
     return ledger.cell(pub.STUDY, filename, run_id, metric)
 
@@ -68,7 +55,7 @@ def select_rows() -> list[LedgerRow]:
     rows = []
     for run, r in SELECTS.items():
         rows.append(LedgerRow(
-            chapter=CHAPTER, source=pub.cite(run, "getpage_change_pct"),
+            chapter=CHAPTER, source=pub.cite(pub.RESULTS, run, "getpage_change_pct"),
             quantity="getpage cut per random select (%)",
             condition=f"{r} row(s) per key, 4-level non-unique index: (L-1)/(L+extra+data)",
             published=-pub.value(run, "getpage_change_pct"), model=predicted_select_cut(run),
@@ -83,7 +70,7 @@ def cpu_rows() -> list[LedgerRow]:
         printed = -pub.value("delta", cpu, table)
         model_cut = 100 * float(model.cpu_reduction(-pub.value("delta", gp, table) / 100, cpu_share(env)))
         rows.append(LedgerRow(
-            chapter=CHAPTER, source=pub.cite("delta", cpu, table), quantity="Db2 CPU cut, Db2 12 -> 13 (%)",
+            chapter=CHAPTER, source=pub.cite(table, "delta", cpu), quantity="Db2 CPU cut, Db2 12 -> 13 (%)",
             condition=f"{env}: f = {cpu_share(env):.3f} of the CPU falls with the getpages; one pair, one "
                       "parameter: exact by construction", published=printed, model=model_cut, tolerance=0.001,
             role="fitted", cell=(pub.STUDY, table, "delta", cpu)))
@@ -137,19 +124,19 @@ def table_rows() -> list[LedgerRow]:
                 before, after = _members(table, base, BEFORE), _members(table, base, AFTER)
                 how = "members combined" if len(before) > 1 else "from the printed cells"
             rows.append(ledger.change_row(
-                CHAPTER, pub.cite("delta", delta, table), labels[delta],
+                CHAPTER, pub.cite(table, "delta", delta), labels[delta],
                 f"{TABLE_NAMES[table]}: Db2 12 FL 510 -> Db2 13 FL 501, {how}", _cell("delta", delta, table),
                 before, after, miss=KNOWN_MISSES.get((table, delta), "")))
     for table in (pub.T43, pub.T44):
         for release in (BEFORE, AFTER):
             rows.append(ledger.sum_row(
-                CHAPTER, pub.cite(release, "total_db2_cpu_ms", table), "total Db2 CPU (ms per commit)",
+                CHAPTER, pub.cite(table, release, "total_db2_cpu_ms"), "total Db2 CPU (ms per commit)",
                 f"{TABLE_NAMES[table]}, {RELEASES[release]}: class 2 + MSTR + "
                 "DBM1 + IRLM", _cell(release, "total_db2_cpu_ms", table),
                 [_cell(release, m, table) for m in ("class2_cpu_ms", "mstr_cpu_ms", "dbm1_cpu_ms", "irlm_cpu_ms")]))
     for release in (BEFORE, AFTER):
         rows.append(ledger.sum_row(
-            CHAPTER, pub.cite(release, "total_db2_cpu_group_ms", pub.T42), "total Db2 CPU, group (ms per commit)",
+            CHAPTER, pub.cite(pub.T42, release, "total_db2_cpu_group_ms"), "total Db2 CPU, group (ms per commit)",
             f"{TABLE_NAMES[pub.T42]}, {RELEASES[release]}: mean of the two member totals",
             _cell(release, "total_db2_cpu_group_ms", pub.T42), _members(pub.T42, "total_db2_cpu_member_ms", release),
             scale=0.5))
@@ -161,20 +148,20 @@ def prose_rows() -> list[LedgerRow]:
     rows = []
     for run in ("select_1_row_per_key", "select_10_rows_per_key"):
         rows.append(ledger.change_row(
-            CHAPTER, pub.cite(run, "theoretical_getpage_change_pct"), "theoretical getpage cut per select (%)",
+            CHAPTER, pub.cite(pub.RESULTS, run, "theoretical_getpage_change_pct"), "theoretical getpage cut per select (%)",
             f"{SELECTS[run]} row(s) per key: (index + table space getpages) without FTB -> with FTB",
             _cell(run, "theoretical_getpage_change_pct"),
             [_cell(run, "index_getpages_no_ftb_count"), _cell(run, "tablespace_getpages_no_ftb_count")],
             [_cell(run, "index_getpages_ftb_count"), _cell(run, "tablespace_getpages_ftb_count")]))
     rows.append(ledger.repeat_row(
-        CHAPTER, pub.cite("select_results", "getpage_change_pct"), "largest getpage cut of the random selects (%)",
+        CHAPTER, pub.cite(pub.RESULTS, "select_results", "getpage_change_pct"), "largest getpage cut of the random selects (%)",
         "'up to 59.4%': the largest of the three select results", _cell("select_results", "getpage_change_pct"),
         _cell("select_1_row_per_key", "getpage_change_pct")))
     for env, table, cpu in (("two_way", pub.T42, "total_db2_cpu_group_change_pct"),
                             ("one_way", pub.T43, "total_db2_cpu_change_pct"), ("non_ds", pub.T44, "total_db2_cpu_change_pct")):
         for prose, metric in (("getpage_change_pct", "getpage_per_commit_change_pct"), ("cpu_change_pct", cpu)):
             rows.append(ledger.repeat_row(
-                CHAPTER, pub.cite(f"brokerage_v1_{env}", prose, pub.S43),
+                CHAPTER, pub.cite(pub.S43, f"brokerage_v1_{env}", prose),
                 "getpage change (%)" if prose.startswith("getpage") else "Db2 CPU change (%)",
                 f"section 4.3's text against {TABLE_NAMES[table]}", _cell(f"brokerage_v1_{env}", prose, pub.S43),
                 _cell("delta", metric, table)))
@@ -182,7 +169,7 @@ def prose_rows() -> list[LedgerRow]:
     after = _cell("brokerage_v1_db2_13_fl501", "ftb_total_memory_mb", pub.S43)
     per_member = _cell("brokerage_v1_storage", "ftb_storage_increase_per_member_gb", pub.S43)
     rows.append(LedgerRow(
-        chapter=CHAPTER, source=pub.cite("brokerage_v1_storage", "ftb_storage_increase_per_member_gb", pub.S43),
+        chapter=CHAPTER, source=pub.cite(pub.S43, "brokerage_v1_storage", "ftb_storage_increase_per_member_gb"),
         quantity="FTB memory added per member (GB)",
         condition="'about 1.5 GB' (half a unit: 0.05 GB): 1,900 MB - 427 MB FTB allocation, Db2 12 FL 510 -> Db2 13 FL 501, at 1,000 MB per GB",
         published=per_member["value"], model=(after["value"] - before["value"]) / 1000,

@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 
 from ..figure import Axis, Figure, Param
-from . import fidelity, model
+from . import calibration as cal
+from . import model
 from . import published as pub
 
 STUDY = "fast_index_traversal"
@@ -25,7 +26,7 @@ _figure = partial(Figure, STUDY, colors=COLORS)
 
 
 def _point(run: str, metric: str, x: float, y: float, series: str, condition: str, filename: str = pub.S26) -> dict:
-    return {"x": x, "y": y, "series": series, "condition": condition, "source": pub.cite(run, metric, filename)}
+    return {"x": x, "y": y, "series": series, "condition": condition, "source": pub.cite(filename, run, metric)}
 
 
 # --- 1. getpages per random select against rows per key ------------------------------------------
@@ -49,7 +50,7 @@ SELECT = _figure(
     np.round(np.geomspace(1, 200, 30), 3), select_curves, (INDEX_LEVELS, NEW_PAGE),
     published=pd.DataFrame([_point(run, "getpage_change_pct", r, -pub.value(run, "getpage_change_pct"),
                                    "published: getpage cut", f"{r} row(s) per key")
-                            for run, r in fidelity.SELECTS.items()]),
+                            for run, r in cal.SELECTS.items()]),
     subtitle="Without FTB: L index getpages + data pages; with FTB: the leaf + data pages.")
 
 # --- 2. key size to index levels ------------------------------------------------------------------
@@ -74,7 +75,7 @@ def _limit_marks() -> pd.DataFrame:
             ("db2_13_fl500", "unique_key_size_max_before_bytes", "64: unique, Db2 12", pub.S43),
             ("db2_13_fl500", "non_unique_key_size_max_bytes", "120: non-unique, Db2 13", pub.S43),
             ("db2_13_fl500", "unique_key_size_max_bytes", "128: unique, Db2 13", pub.S43)):
-        rows.append({"x": pub.value(run, metric, filename), "label": label, "source": pub.cite(run, metric, filename)})
+        rows.append({"x": pub.value(run, metric, filename), "label": label, "source": pub.cite(filename, run, metric)})
     return pd.DataFrame(rows)
 
 
@@ -96,14 +97,14 @@ YOUR_F = Param("your_f", "Your getpage-linked share f", "", 0.0, 0.5, 0.1, 0.005
 def cpu_curves(getpage_cut_pct, your_f):
     """CPU cut (%) against getpage cut (%), with each environment's fitted share f."""
     g = np.asarray(getpage_cut_pct, dtype=float) / 100
-    out = {f"{env} (f fitted)": 100 * model.cpu_reduction(g, fidelity.cpu_share(env)) for env in fidelity.ENVIRONMENTS}
+    out = {f"{env} (f fitted)": 100 * model.cpu_reduction(g, cal.cpu_share(env)) for env in cal.ENVIRONMENTS}
     out["your f"] = 100 * model.cpu_reduction(g, your_f)
     return out
 
 
 def _cpu_points() -> pd.DataFrame:
     rows = []
-    for env, (table, gp, cpu) in fidelity.ENVIRONMENTS.items():
+    for env, (table, gp, cpu) in cal.ENVIRONMENTS.items():
         rows.append({**_point("delta", cpu, -pub.value("delta", gp, table), -pub.value("delta", cpu, table),
                               "published: CPU cut", f"{env} (Tables 4-2 to 4-4)", table),
                      "model_series": f"{env} (f fitted)"})  # drawn in its environment's line colour
@@ -124,18 +125,9 @@ DENSITY = Param("beyond_density", "Getpages saved per GB beyond 4.2 GB", "per co
                 help="what more FTB memory would buy past the measured 4,200 MB (an assumption)")
 
 
-def _waves() -> tuple[float, float, float, float, float]:
-    g0 = pub.value("db2_12_fl510", "bp_getpage_per_commit_count", pub.S43)
-    g1 = pub.value("db2_13_fl100", "bp_getpage_per_commit_count", pub.S43)
-    g2 = pub.value("db2_13_fl500", "bp_getpage_per_commit_count", pub.S43)
-    m1 = pub.value("db2_13_fl100", "real_storage_increase_mb", pub.S43)
-    m2 = pub.value("db2_13_fl500", "real_storage_increase_mb", pub.S43)
-    return g0, g1, g2, m1, m2
-
-
 def memory_curves(memory_mb, beyond_density):
     """Getpages per commit against extra FTB memory (MB): as migrated, and best-first."""
-    g0, g1, g2, m1, m2 = _waves()
+    g0, g1, g2, m1, m2 = cal.waves()
     m = np.asarray(memory_mb, dtype=float)
     wave1 = ((g0 - g1) / m1, m1)  # non-unique indexes (the FTB_NON_UNIQUE_INDEX default)
     wave2 = ((g1 - g2) / (m2 - m1), m2 - m1)  # longer keys (FL 500)
@@ -153,7 +145,7 @@ def memory_curves(memory_mb, beyond_density):
 
 
 def _memory_points() -> pd.DataFrame:
-    g0, g1, g2, m1, m2 = _waves()
+    g0, g1, g2, m1, m2 = cal.waves()
     return pd.DataFrame([
         _point("db2_12_fl510", "bp_getpage_per_commit_count", 0, g0, "published: getpages per commit",
                "Db2 12 FL 510", pub.S43),

@@ -1,10 +1,9 @@
 """The numbers sections 2.6 and 4.2-4.3 print, from ``data/fast_index_traversal`` (reductions negative)."""
 from __future__ import annotations
 
-from ..data import cite_cell, number, study_document
+from ..data import citing, number
 
 STUDY = "fast_index_traversal"
-DOC = study_document(STUDY)  # "Db2 13 Performance Topics, SG24-8536 (2022)"
 S26 = "s2_6_quoted.csv"
 S43 = "s4_3_quoted.csv"
 T42, T43, T44, T45 = "t4_2_two_way_ds.csv", "t4_3_one_way_ds.csv", "t4_4_non_ds.csv", "t4_5_notify_traffic.csv"
@@ -16,6 +15,5 @@ def value(run_id: str, metric: str, filename: str = RESULTS) -> float:
     return number(STUDY, filename, run_id, metric)
 
 
-def cite(run_id: str, metric: str, filename: str = RESULTS) -> str:
-    """Document, section, table and page of one printed number (no line of the source text)."""
-    return cite_cell(STUDY, filename, run_id, metric, DOC)
+#: ``cite(filename, run_id, metric)``: document, section, table and page of one printed number.
+cite = citing(STUDY)

@@ -4,4 +4,3 @@
 ``stack_distance`` and ``simulator`` (the trace-driven Buffer Pool Tool), ``fidelity``
 (calibration, ledger rows, known misses), ``figures``, ``exercises`` and ``explorer``.
 """
-from .fidelity import ledger_rows  # noqa: F401  (the ledger looks for it here)

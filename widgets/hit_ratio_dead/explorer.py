@@ -5,11 +5,12 @@ import html
 
 import ipywidgets as w
 
-from ..explorer import Explorer, NumberBox, chart_svg
+from ..explorer import Explorer, NumberBox, chart_svg, study_dashboard, study_explorer
 from . import figures as f
 from . import simulator as sim
 from . import workloads
 
+STUDY = "hit_ratio_dead"
 _STYLE = {"description_width": "initial"}
 
 
@@ -123,10 +124,9 @@ class BufferPoolTool(w.VBox):
 
 def explorer(*names: str) -> Explorer:
     """Sliders and charts for the named figures (default: the threshold and the read rate)."""
-    chosen = [getattr(f, n.upper()) for n in names] if names else [f.THRESHOLD, f.READS]
-    return Explorer(chosen, title="The hit ratio is dead: explore the models")
+    return study_explorer(STUDY, names)
 
 
 def dashboard() -> w.VBox:
     """Every figure in tabs, then the Buffer Pool Tool, for a classroom (Voila)."""
-    return w.VBox([Explorer(list(f.ALL), tabs=True), BufferPoolTool()])
+    return w.VBox([study_dashboard(STUDY), BufferPoolTool()])

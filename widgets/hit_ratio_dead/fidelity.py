@@ -1,4 +1,4 @@
-"""Calibration and ledger rows of the hit-ratio chapter.
+"""Ledger rows of the hit-ratio chapter (its fits are in :mod:`.calibration`).
 
 The deck gives one model-worthy data set, the IMS subpool simulation: five pool sizes, their
 hit ratios and read rates. The stack-distance model is fitted to its hit ratios (two numbers
@@ -9,8 +9,6 @@ getpage-weighted mean of its pools, and its total I/O rate as I/Os over the inte
 """
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 import pandas as pd
 
@@ -18,62 +16,14 @@ from ..data import load_long
 from ..ledger import LedgerRow
 from . import model
 from . import published as pub
+from .calibration import get_block_rate, threshold_fit, zipf_fit
 
 CHAPTER = "Hit ratio is dead"
-#: The data put the loop's working set between the 370- and 450-buffer runs; the chapter's
-#: default is the middle of that bracket (any value inside fits identically).
-THRESHOLD_BRACKET = (370.0, 450.0)
-THRESHOLD_DEFAULT = sum(THRESHOLD_BRACKET) / 2
-
-
-def ims_hit_ratio() -> tuple[np.ndarray, np.ndarray]:
-    """(pool sizes in buffers, hit ratios as fractions) of the IMS simulation, from hits / get blocks.
-
-    The unrounded ratio from the printed counts, rather than the one-decimal percentage.
-    """
-    t = pub.ims()
-    return t["pool_buffers"].to_numpy(float), (t["hits"] / t["get_blocks"]).to_numpy(float)
-
-
-@lru_cache(maxsize=None)
-def threshold_fit(loop_pages: float = THRESHOLD_DEFAULT) -> model.StackDistances:
-    """The stack-distance model fitted to the IMS hit ratios, for a given threshold."""
-    pools, hits = ims_hit_ratio()
-    return model.fit_stack_distances(pools, hits, loop_pages)
-
-
-def get_block_rate() -> float:
-    """Get blocks per second of the IMS workload, measured at the smallest pool (per s)."""
-    t = pub.ims().iloc[0]
-    return float(t["get_blocks"] / t["elapsed_s"])
-
-
 def get_block_rate_drift() -> float:
     """Largest relative change of the measured get-block rate across the five runs."""
     t = pub.ims()
     rates = (t["get_blocks"] / t["elapsed_s"]).to_numpy(float)
     return float(np.max(np.abs(rates / rates[0] - 1)))
-
-
-@lru_cache(maxsize=None)
-def zipf_fit() -> tuple[float, float, float]:
-    """(catalogue pages, skew, worst error in points) of the best independent-reference curve.
-
-    Least squares over a grid of catalogue sizes and skews, then refined; the worst error is
-    what no choice of the two parameters can remove.
-    """
-    from scipy.optimize import least_squares
-
-    pools, hits = ims_hit_ratio()
-
-    def residual(p):
-        return model.zipf_hit_ratio(pools, np.exp(p[0]), p[1]) - hits
-
-    starts = [(np.log(n), s) for n in np.geomspace(400, 100_000, 12) for s in (0.1, 0.3, 0.5, 0.7, 0.9)]
-    best = min((least_squares(residual, x0, bounds=([np.log(50), 0.01], [np.log(1e7), 0.99]))
-                for x0 in starts), key=lambda r: r.cost)
-    pages, skew = float(np.exp(best.x[0])), float(best.x[1])
-    return pages, skew, float(100 * np.max(np.abs(residual(best.x))))
 
 
 def overall_tolerance(screen: str) -> float:

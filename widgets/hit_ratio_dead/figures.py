@@ -1,7 +1,6 @@
 """The hit-ratio chapter's figures (one model, three surfaces), plus the eyeball chart of a screen."""
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import partial
 
 import altair as alt
@@ -10,7 +9,8 @@ import pandas as pd
 
 from ..data import citation
 from ..figure import Axis, Figure, Param
-from . import fidelity, model
+from . import calibration as cal
+from . import model
 from . import published as pub
 
 STUDY = "hit_ratio_dead"
@@ -25,8 +25,8 @@ _figure = partial(Figure, STUDY, colors=COLORS)
 
 # --- 1. the critical threshold ---------------------------------------------------------------------
 
-_FIT = fidelity.threshold_fit()
-LOOP = Param("loop_pages", "Loop working set", "buffers", 100, 1000, fidelity.THRESHOLD_DEFAULT, 5, 50,
+_FIT = cal.threshold_fit()
+LOOP = Param("loop_pages", "Loop working set", "buffers", 100, 1000, cal.THRESHOLD_DEFAULT, 5, 50,
              static_min=210, static_max=610,
              help="the pages a repeated pass touches; the data put it between 370 and 450")
 LOOP_SHARE = Param("loop_share", "Share of references in the loop", "", 0.0, 0.9, round(_FIT.loop_share, 2),
@@ -36,11 +36,11 @@ LOOP_SHARE = Param("loop_share", "Share of references in the loop", "", 0.0, 0.9
 
 def _stack(loop_pages, loop_share) -> model.StackDistances:
     """The fitted distribution, with the sliders' loop size and loop share (the spread width fitted)."""
-    return replace(_FIT, loop_pages=float(loop_pages), loop_share=float(loop_share))
+    return cal.scenario({"loop_pages": loop_pages, "loop_share": loop_share})
 
 
 def _zipf_curve(pool_buffers):
-    pages, skew, _ = fidelity.zipf_fit()
+    pages, skew, _ = cal.zipf_fit()
     return model.zipf_hit_ratio(pool_buffers, pages, skew)
 
 
@@ -57,7 +57,7 @@ def threshold_curves(pool_buffers, loop_pages, loop_share):
 
 def read_rate_curves(pool_buffers, loop_pages, loop_share):
     """Blocks read per second at the measured get-block rate, for both models."""
-    rate = fidelity.get_block_rate()
+    rate = cal.get_block_rate()
     return {name: model.read_rate(rate, h) for name, h in _hit_ratios(pool_buffers, loop_pages, loop_share).items()}
 
 
@@ -143,13 +143,7 @@ def large_memory_points() -> pd.DataFrame:
                          "source": runs["source"]})
 
 
-def _anchor_getpages() -> float:
-    """Getpages per second that put the curve through the smallest large-memory run."""
-    first = large_memory_points().iloc[0]
-    return float(first["y"] / (1 - first["x"] / 100))
-
-
-GETPAGES = Param("getpage_rate", "Getpage rate", "thousand per s", 50, 1000, round(_anchor_getpages() / 1000),
+GETPAGES = Param("getpage_rate", "Getpage rate", "thousand per s", 50, 1000, round(cal.anchor_getpage_rate() / 1000),
                  1, 50, help="through the 161 GB run by default")
 
 

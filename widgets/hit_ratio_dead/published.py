@@ -3,10 +3,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..data import cite_cell, load_long, number, study_document, wide
+from ..data import citing, load_long, number, wide
 
 STUDY = "hit_ratio_dead"
-DOC = study_document(STUDY)  # "Goldstein, The Buffer Pool Hit Ratio is Dead!!"
 IMS = "ims_subpool_simulation.csv"
 QUOTED = "quoted.csv"
 OBJECTS = "object_screens.csv"
@@ -27,9 +26,8 @@ def value(filename: str, run_id: str, metric: str) -> float:
     return number(STUDY, filename, run_id, metric)
 
 
-def cite(filename: str, run_id: str, metric: str) -> str:
-    """Document, screen or slide of one printed number (no line of the source text)."""
-    return cite_cell(STUDY, filename, run_id, metric, DOC)
+#: ``cite(filename, run_id, metric)``: document, screen or slide of one printed number.
+cite = citing(STUDY)
 
 
 def ims() -> pd.DataFrame:
@@ -60,6 +58,8 @@ def screen_cite(screen: str, run_id: str, metric: str) -> str:
 #: The large-memory study's isolated-pool runs at 161, 320 and 638 GB (its Table 4), for the bridge.
 LARGE_MEMORY_TABLE = "t04_isolated_results.csv"
 LARGE_MEMORY_RUNS = ("S30801B1", "S30802B1", "S30906B2")
+#: The large-memory study's ``cite(filename, run_id, metric)``: its cells cited as its own chapter cites them.
+cite_large_memory = citing("large_memory")
 
 
 def large_memory_runs() -> pd.DataFrame:
@@ -71,5 +71,5 @@ def large_memory_runs() -> pd.DataFrame:
 
         rows.append({"run": run, "pool_gb": cell("bp_size_total_gb"), "hit_ratio_pct": cell("hit_ratio_pct"),
                      "sync_reads_per_s": cell("sync_reads_per_s"), "etr_ds_per_s": cell("etr_ds_per_s"),
-                     "source": cite_cell("large_memory", LARGE_MEMORY_TABLE, run, "sync_reads_per_s")})
+                     "source": cite_large_memory(LARGE_MEMORY_TABLE, run, "sync_reads_per_s")})
     return pd.DataFrame(rows)

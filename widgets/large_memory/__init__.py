@@ -4,4 +4,3 @@
 ``figures`` (Altair, via the shared pipeline), ``exercises`` (seeded generators) and
 ``explorer()`` (ipywidgets).
 """
-from .fidelity import ledger_rows  # noqa: F401  (the ledger looks for it here)

@@ -15,11 +15,13 @@ Fitted on (Beane, Chan & Lekkas 2015):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Mapping
 
 import numpy as np
 
+from .. import fitting
 from . import model as m
 from . import published
 
@@ -190,9 +192,13 @@ def request_time_for_exponent(exponent: float) -> m.RequestTime:
     from .. import validation as v
 
     exponent = float(v.in_range("exponent", exponent, 0.05, 2.0))
+    return _request_time_fit(exponent)
+
+
+@lru_cache(maxsize=None)
+def _request_time_fit(exponent: float) -> m.RequestTime:
     reads, r = _request_data()
-    design = np.column_stack([np.ones_like(reads), reads ** exponent]) / r[:, None]
-    (base, scale), *_ = np.linalg.lstsq(design, np.ones_like(r), rcond=None)
+    base, scale = fitting.relative_lsq(np.column_stack([np.ones_like(reads), reads ** exponent]), r)
     return m.RequestTime(base_s=float(base), per_read_s=float(scale), exponent=exponent)
 
 
@@ -223,8 +229,7 @@ class PrintedHitShare:
 def _share_fit(reads: np.ndarray, hit: np.ndarray, share: float | None):
     """Least squares of reads = M (1 - f h) on relative errors; f fitted unless ``share`` is given."""
     if share is None:  # linear in (M, M f): solve on relative residuals, weights 1 / reads
-        design = np.column_stack([np.ones_like(hit), -hit]) / reads[:, None]
-        (scale, scaled_share), *_ = np.linalg.lstsq(design, np.ones_like(reads), rcond=None)
+        scale, scaled_share = fitting.relative_lsq(np.column_stack([np.ones_like(hit), -hit]), reads)
         return scale, scaled_share / scale
     basis = (1 - share * hit) / reads
     return float(basis @ np.ones_like(reads) / (basis @ basis)), share
@@ -243,3 +248,67 @@ def printed_hit_share(study_share: float = 0.58) -> PrintedHitShare:
         local_miss_reads_per_ds=float(scale), gbp_dependent_fraction=float(share),
         errors=tuple(float(e) for e in scale * (1 - share * hit) / reads - 1),
         errors_at_study_share=tuple(float(e) for e in scale_58 * (1 - study_share * hit) / reads - 1))
+
+
+# --- the calibrated chain, and the calibration the sliders move ----------------------------------
+
+
+def machine(name: str, cal: Calibration = CALIBRATED) -> m.Machine:
+    """The CPU model of one machine: ``"zEC12"``, ``"z13"`` or ``"data sharing"``."""
+    costs = {"zEC12": cal.cpu_zec12, "z13": cal.cpu_z13, "data sharing": cal.cpu_data_sharing}
+    if name not in costs:
+        raise ValueError(f"machine={name!r} is not one of {sorted(costs)}")
+    base, per_read = costs[name]
+    return m.Machine(cps=12, base_cpu_ms_per_ds=base, cpu_us_per_sync_read=per_read)
+
+
+def predict_single(pool_gb, machine_name: str = "zEC12", cal: Calibration = CALIBRATED) -> dict:
+    """Every single-system indicator at ``pool_gb`` GB, from the calibrated chain."""
+    return m.single_system(pool_gb, cal.workload, machine(machine_name, cal), cal.request_time, cal.loop)
+
+
+def predict_data_sharing(lbp_gb, gbp_gb, cal: Calibration = CALIBRATED) -> dict:
+    """Sync reads per DS, GBP hit ratio and ITR for 2-way data sharing (LBP per member, GBP)."""
+    reads = m.sync_reads_per_ds_data_sharing(lbp_gb, gbp_gb, cal.workload, cal.group)
+    return {"reads_per_ds": reads, "gbp_hit": m.gbp_hit_ratio(gbp_gb, cal.group),
+            "itr": m.itr(reads, machine("data sharing", cal))}
+
+
+@lru_cache(maxsize=None)
+def night_fit(skew: float, working_set_gb: float) -> tuple[float, float]:
+    """(floor, amplitude) in sync reads per s of Night Balancing's random reads (Table 18): the OLTP
+    miss-curve shape at ``skew`` and ``working_set_gb``, its floor and amplitude fitted by linear
+    least squares on the three runs. Solved once per shape."""
+    night = published.night_single()
+    miss = m.lru_miss_ratio(night["bp_size_total_gb"].to_numpy() / working_set_gb, skew)
+    design = np.column_stack([np.ones_like(miss), miss])
+    (floor, amp), *_ = np.linalg.lstsq(design, night["sync_reads_per_s"].to_numpy(), rcond=None)
+    return float(floor), float(amp)
+
+
+#: What each slider of the chapter sets in a :class:`Calibration` (the pool sizes ``gbp_gb`` and
+#: ``lbp_gb`` are figure settings, not calibrated values: :func:`scenario` lets them pass).
+SLIDERS = {"skew": "workload", "working_set_gb": "workload", "cpu_us_per_sync_read": "cpu_zec12",
+           "users": "loop", "think_s": "loop", "exponent": "request_time", "gbp_dependent_fraction": "group"}
+POOL_SLIDERS = ("gbp_gb", "lbp_gb")
+
+
+def scenario(values: Mapping[str, float], cal: Calibration = CALIBRATED) -> Calibration:
+    """The calibration at the sliders' values (see :data:`SLIDERS`); an unknown name is a ValueError.
+
+    The request-time exponent refits the request time's base and scale for that exponent
+    (:func:`request_time_for_exponent`); the CPU cost per read is the zEC12's.
+    """
+    unknown = sorted(set(values) - set(SLIDERS) - set(POOL_SLIDERS))
+    if unknown:
+        raise ValueError(f"large_memory: no slider named {', '.join(map(repr, unknown))}; "
+                         f"the sliders are {', '.join(sorted(SLIDERS) + list(POOL_SLIDERS))}")
+    part = {field: {k: v for k, v in values.items() if SLIDERS.get(k) == field} for field in set(SLIDERS.values())}
+    changes = {"workload": fitting.scenario(cal.workload, part["workload"]),
+               "loop": fitting.scenario(cal.loop, part["loop"]),
+               "group": fitting.scenario(cal.group, part["group"])}
+    if part["cpu_zec12"]:
+        changes["cpu_zec12"] = (cal.cpu_zec12[0], part["cpu_zec12"]["cpu_us_per_sync_read"])
+    if part["request_time"]:
+        changes["request_time"] = request_time_for_exponent(part["request_time"]["exponent"])
+    return replace(cal, **changes)

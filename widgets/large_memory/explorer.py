@@ -1,29 +1,18 @@
 """The live explorers of the large-memory chapter (notebook and Voila)."""
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
-from ..explorer import Explorer
-from . import figures as f
-from .calibration import request_time_for_exponent
-from .fidelity import predict_single
+from ..explorer import Explorer, study_dashboard, study_explorer
+from .calibration import predict_single, scenario
 
+STUDY = "large_memory"
 SIZES_GB = (161.0, 320.0, 638.0, 2048.0)
 
 
 def _readout(values: dict) -> str:
     """A small table: the whole chain at four pool sizes for the current workload sliders."""
-    wl = f.workload_with(values.get("skew"), values.get("working_set_gb"))
-    cal = replace(f.CAL, workload=wl)
-    if "cpu_us_per_sync_read" in values:
-        cal = replace(cal, cpu_zec12=(cal.cpu_zec12[0], values["cpu_us_per_sync_read"]))
-    if "users" in values or "think_s" in values:
-        cal = replace(cal, loop=replace(cal.loop, users=values.get("users", cal.loop.users),
-                                        think_s=values.get("think_s", cal.loop.think_s)))
-    if "exponent" in values:
-        cal = replace(cal, request_time=request_time_for_exponent(values["exponent"]))
+    cal = scenario(values)
     out = predict_single(np.array(SIZES_GB), "zEC12", cal)
     head = "".join(f"<th style='padding:0 10px'>{s:,.0f} GB</th>" for s in SIZES_GB)
     rows = [("sync reads / s", out["reads_per_s"], "{:,.0f}"), ("ITR (DS/s)", out["itr"], "{:,.0f}"),
@@ -38,10 +27,9 @@ def _readout(values: dict) -> str:
 
 def explorer(*names: str) -> Explorer:
     """Sliders and charts for the named figures (default: sync reads, ITR and ETR)."""
-    chosen = [getattr(f, n.upper()) for n in names] if names else [f.SYNC_READS, f.ITR]
-    return Explorer(chosen, readout=_readout, title="Large memory: explore the model")
+    return study_explorer(STUDY, names, readout=_readout)
 
 
 def dashboard() -> Explorer:
     """Every slider figure of the chapter, for a classroom projector (Voila)."""
-    return Explorer(list(f.ALL), readout=_readout, tabs=True)  # the dashboard notebook has the title
+    return study_dashboard(STUDY, readout=_readout)  # the dashboard notebook has the title

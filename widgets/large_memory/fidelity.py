@@ -18,7 +18,7 @@ import numpy as np
 from ..ledger import LedgerRow
 from . import model as m
 from . import published
-from .calibration import CALIBRATED, Calibration, printed_hit_share
+from .calibration import CALIBRATED, Calibration, night_fit, predict_data_sharing, predict_single, printed_hit_share
 
 CHAPTER = "Large memory"
 
@@ -28,27 +28,6 @@ INDICATORS = {  # published column -> (chain output, label)
     "etr_ds_per_s": ("etr", "ETR (DS/s)"),
     "db_request_time_s": ("request_s", "DB request time (s)"),
 }
-
-
-def machine(name: str, cal: Calibration = CALIBRATED) -> m.Machine:
-    """The CPU model of one machine: ``"zEC12"``, ``"z13"`` or ``"data sharing"``."""
-    costs = {"zEC12": cal.cpu_zec12, "z13": cal.cpu_z13, "data sharing": cal.cpu_data_sharing}
-    if name not in costs:
-        raise ValueError(f"machine={name!r} is not one of {sorted(costs)}")
-    base, per_read = costs[name]
-    return m.Machine(cps=12, base_cpu_ms_per_ds=base, cpu_us_per_sync_read=per_read)
-
-
-def predict_single(pool_gb, machine_name: str = "zEC12", cal: Calibration = CALIBRATED) -> dict:
-    """Every single-system indicator at ``pool_gb`` GB, from the calibrated chain."""
-    return m.single_system(pool_gb, cal.workload, machine(machine_name, cal), cal.request_time, cal.loop)
-
-
-def predict_data_sharing(lbp_gb, gbp_gb, cal: Calibration = CALIBRATED) -> dict:
-    """Sync reads per DS, GBP hit ratio and ITR for 2-way data sharing (LBP per member, GBP)."""
-    reads = m.sync_reads_per_ds_data_sharing(lbp_gb, gbp_gb, cal.workload, cal.group)
-    return {"reads_per_ds": reads, "gbp_hit": m.gbp_hit_ratio(gbp_gb, cal.group),
-            "itr": m.itr(reads, machine("data sharing", cal))}
 
 
 @lru_cache(maxsize=None)
@@ -174,11 +153,10 @@ def _itr_identity_rows() -> list[LedgerRow]:
 
 def _night_rows(cal: Calibration) -> list[LedgerRow]:
     """Night Balancing's sync reads: the miss curve's floor and amplitude fitted (2 numbers, 3 points)."""
-    from .figures import night_curves  # the figure's own fit, not a copy of it
-
     night = published.night_single()
-    reads = night_curves(night["bp_size_total_gb"].to_numpy(), cal.workload.skew,
-                         cal.workload.working_set_gb)["model: sync reads (random)"]
+    floor, amp = night_fit(cal.workload.skew, cal.workload.working_set_gb)  # the figure's fit, not a copy
+    reads = floor + amp * m.lru_miss_ratio(night["bp_size_total_gb"].to_numpy() / cal.workload.working_set_gb,
+                                           cal.workload.skew)
     return [LedgerRow(
         chapter=CHAPTER, source=run.src_sync_reads_per_s, quantity="DB2 sync reads (per s), Night Balancing",
         condition=f"{run.run_id}: {run.bp_size_total_gb:g} GB, batch; floor + amplitude x the OLTP miss curve, "

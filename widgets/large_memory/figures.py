@@ -15,7 +15,7 @@ import pandas as pd
 
 from ..figure import Axis, Figure, Param
 from . import calibration as cal
-from . import fidelity, model, published
+from . import model, published
 
 STUDY = "large_memory"
 CAL = cal.CALIBRATED
@@ -63,13 +63,6 @@ COLORS = {
 _figure = partial(Figure, STUDY, colors=COLORS)
 
 
-def workload_with(skew=None, working_set_gb=None) -> model.Workload:
-    """The calibrated Day Posting workload with the sliders' skew and working set, if given."""
-    wl = CAL.workload
-    return replace(wl, skew=wl.skew if skew is None else skew,
-                   working_set_gb=wl.working_set_gb if working_set_gb is None else working_set_gb)
-
-
 def _points(frame: pd.DataFrame, x: str, y: str, src: str, label=lambda r: r.series) -> pd.DataFrame:
     return pd.DataFrame({
         "x": frame[x].to_numpy(), "y": frame[y].to_numpy(),
@@ -89,8 +82,8 @@ def _single(metric: str) -> pd.DataFrame:
 
 def sync_read_curves(pool_gb, skew, working_set_gb):
     """Sync reads per second on zEC12 (chain: miss curve -> reads/DS -> x ETR)."""
-    wl = workload_with(skew, working_set_gb)
-    out = model.single_system(pool_gb, wl, fidelity.machine("zEC12"), CAL.request_time, CAL.loop)
+    c = cal.scenario({"skew": skew, "working_set_gb": working_set_gb})
+    out = model.single_system(pool_gb, c.workload, cal.machine("zEC12", c), c.request_time, c.loop)
     return {"model (one LRU pool)": out["reads_per_s"]}
 
 
@@ -106,7 +99,7 @@ SYNC_READS = _figure(
 
 def itr_curves(pool_gb, cpu_us_per_sync_read, working_set_gb):
     """ITR (DS/s) on both machines, with a common CPU cost per sync read."""
-    reads = model.sync_reads_per_ds(pool_gb, workload_with(working_set_gb=working_set_gb))
+    reads = model.sync_reads_per_ds(pool_gb, cal.scenario({"working_set_gb": working_set_gb}).workload)
     out = {}
     for name, (base, _) in (("zEC12", CAL.cpu_zec12), ("z13", CAL.cpu_z13)):
         out[f"model: {name}"] = model.itr(reads, model.Machine(12, base, cpu_us_per_sync_read))
@@ -123,7 +116,7 @@ ITR = _figure(
 def request_time_curves(pool_gb, exponent):
     """DB request time (s) on zEC12, refitting base and scale for the chosen exponent."""
     reads = model.sync_reads_per_ds(pool_gb, CAL.workload)
-    return {"model": model.db_request_time(reads, cal.request_time_for_exponent(exponent)),
+    return {"model": model.db_request_time(reads, cal.scenario({"exponent": exponent}).request_time),
             "linear I/O model (exponent 1)": model.db_request_time(reads, cal.LINEAR_REQUEST_TIME)}
 
 
@@ -136,8 +129,8 @@ REQUEST_TIME = _figure(
 
 def etr_curves(pool_gb, users, think_s):
     """ETR (DS/s) from the closed loop N = X (Z + k R), and the CPU bound ETR <= ITR."""
-    out = model.single_system(pool_gb, CAL.workload, fidelity.machine("zEC12"), CAL.request_time,
-                              replace(CAL.loop, users=users, think_s=think_s))
+    out = model.single_system(pool_gb, CAL.workload, cal.machine("zEC12"), CAL.request_time,
+                              cal.scenario({"users": users, "think_s": think_s}).loop)
     return {"model: ETR (closed loop)": out["etr"], "CPU bound (ITR)": out["itr"]}
 
 
@@ -159,7 +152,7 @@ def _ds_points(series_filter: str) -> pd.DataFrame:
 
 def local_scaling_curves(lbp_gb, gbp_gb, gbp_dependent_fraction):
     """Sync reads per DS in 2-way data sharing as the local pools grow, at one GBP size."""
-    group = replace(CAL.group, gbp_dependent_fraction=gbp_dependent_fraction)
+    group = cal.scenario({"gbp_dependent_fraction": gbp_dependent_fraction}).group
     gbp = np.full_like(np.asarray(lbp_gb, dtype=float), gbp_gb)
     return {"model: LBP + GBP": model.sync_reads_per_ds_data_sharing(lbp_gb, gbp, CAL.workload, group),
             "model: no GBP help (share 0)": model.sync_reads_per_ds_data_sharing(
@@ -189,7 +182,7 @@ LOCAL_SCALING = _figure(
 
 def group_scaling_curves(gbp_gb, lbp_gb, gbp_dependent_fraction):
     """Sync reads per DS as the group buffer pools grow, at one local pool size."""
-    group = replace(CAL.group, gbp_dependent_fraction=gbp_dependent_fraction)
+    group = cal.scenario({"gbp_dependent_fraction": gbp_dependent_fraction}).group
     lbp = np.full_like(np.asarray(gbp_gb, dtype=float), lbp_gb)
     return {"model: LBP + GBP": model.sync_reads_per_ds_data_sharing(lbp, gbp_gb, CAL.workload, group)}
 
@@ -240,10 +233,7 @@ def night_curves(pool_gb, skew, working_set_gb):
     curve shape, with its amplitude and floor fitted (linear least squares) to Table 18.
     """
     night = published.night_single()
-    b = night["bp_size_total_gb"].to_numpy()
-    miss = model.lru_miss_ratio(b / working_set_gb, skew)
-    design = np.column_stack([np.ones_like(miss), miss])
-    (floor, amp), *_ = np.linalg.lstsq(design, night["sync_reads_per_s"].to_numpy(), rcond=None)
+    floor, amp = cal.night_fit(skew, working_set_gb)
     reads = floor + amp * model.lru_miss_ratio(np.asarray(pool_gb) / working_set_gb, skew)
     prefetch = np.full_like(reads, night["dyn_prefetch_pages_read_per_s"].mean())
     return {"model: sync reads (random)": reads, "model: prefetched pages (sequential)": prefetch}
@@ -276,11 +266,11 @@ def itr_bars() -> alt.LayerChart:
     runs = ["S40303B2", "S40211B1", "S40209B1", "S40409B1"]
     rows = []
     base_pub = ds.loc[runs[0], "itr_ds_per_s"]
-    base_mod = float(fidelity.predict_data_sharing(ds.loc[runs[0], "lbp_per_member_gb"], ds.loc[runs[0], "gbp_gb"])["itr"])
+    base_mod = float(cal.predict_data_sharing(ds.loc[runs[0], "lbp_per_member_gb"], ds.loc[runs[0], "gbp_gb"])["itr"])
     for run in runs:
         r = ds.loc[run]
         label = f"LBP {r.lbp_per_member_gb:g} / GBP {r.gbp_gb:g} GB"
-        mod = float(fidelity.predict_data_sharing(r.lbp_per_member_gb, r.gbp_gb)["itr"])
+        mod = float(cal.predict_data_sharing(r.lbp_per_member_gb, r.gbp_gb)["itr"])
         rows.append({"config": label, "kind": "published", "itr": r.itr_ds_per_s,
                      "delta": f"{100 * (r.itr_ds_per_s / base_pub - 1):+.0f}%", "source": r.src_itr_ds_per_s})
         rows.append({"config": label, "kind": "model", "itr": round(mod, 1),

@@ -9,13 +9,14 @@ from functools import lru_cache
 
 import pandas as pd
 
-from ..data import citation, load_long, study_document, wide
+from ..data import citing, load_long, study_document, wide
 
 STUDY = "large_memory"
-DOC = study_document(STUDY)  # "Large Memory for DB2 Buffer Pools with SAP, IBM brief v3.0 (2015)"
+#: ``cite(filename, run_id, metric)``: document, section, table and page of one printed cell.
+cite = citing(STUDY)
 #: Where the brief prints the two ITR ratios (1.21 and 1.24): the text under Figure 18
-#: (extraction line 1236; p. 56 in its list of figures).
-FIGURE_18_TEXT = f"{DOC}, §9.0, text of Figure 18, p. 56"
+#: (extraction line 1236; p. 56 in its list of figures), which no table of data/ holds.
+FIGURE_18_TEXT = f"{study_document(STUDY)}, §9.0, text of Figure 18, p. 56"
 
 SINGLE_SYSTEM = {  # file -> (series, machine)
     "t04_isolated_results.csv": ("isolated", "zEC12"),
@@ -30,18 +31,12 @@ DATA_SHARING = {
 NIGHT = {"t18_night_single_results.csv": "single system"}
 
 
-def _cite(filename: str, long: pd.DataFrame, run: str, metric: str) -> str:
-    line = int(long[(long["run_id"] == run) & (long["metric"] == metric)]["line"].iloc[0])
-    return citation(STUDY, filename, line)
-
-
-def _frame(filename: str, metrics: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    long = load_long(STUDY, filename)
-    table = wide(long)
+def _frame(filename: str, metrics: list[str]) -> pd.DataFrame:
+    table = wide(load_long(STUDY, filename))
     missing = [m for m in metrics if m not in table.columns]
     if missing:
         raise ValueError(f"{filename}: missing metric(s) {missing}")
-    return long, table[metrics].copy()
+    return table[metrics].copy()
 
 
 @lru_cache(maxsize=None)
@@ -51,19 +46,19 @@ def single_system() -> pd.DataFrame:
                "db_request_time_s", "sync_reads_per_s", "hit_ratio_pct"]
     frames = []
     for filename, (series, machine) in SINGLE_SYSTEM.items():
-        long, table = _frame(filename, metrics)
+        table = _frame(filename, metrics)
         table["series"], table["machine"], table["file"] = series, machine, filename
-        _add_sources(table, filename, long, metrics)
+        _add_sources(table, filename, metrics)
         frames.append(table)
     out = pd.concat(frames).rename_axis("run_id").reset_index()
     out["sync_reads_per_ds"] = out["sync_reads_per_s"] / out["etr_ds_per_s"]
     return out
 
 
-def _add_sources(table: pd.DataFrame, filename: str, long: pd.DataFrame, metrics: list[str]) -> None:
+def _add_sources(table: pd.DataFrame, filename: str, metrics: list[str]) -> None:
     """Add ``src_<metric>`` columns citing each cell, and ``source`` (the sync reads')."""
     for metric in metrics:
-        table[f"src_{metric}"] = [_cite(filename, long, run, metric) for run in table.index]
+        table[f"src_{metric}"] = [cite(filename, run, metric) for run in table.index]
     table["source"] = table["src_sync_reads_per_s"]
 
 
@@ -74,9 +69,9 @@ def data_sharing() -> pd.DataFrame:
                "db_request_time_s", "sync_reads_per_s", "hit_ratio_pct", "gbp_hit_ratio_pct"]
     frames = []
     for filename, series in DATA_SHARING.items():
-        long, table = _frame(filename, metrics)
+        table = _frame(filename, metrics)
         table["series"], table["file"] = series, filename
-        _add_sources(table, filename, long, metrics)
+        _add_sources(table, filename, metrics)
         frames.append(table)
     out = pd.concat(frames).rename_axis("run_id").reset_index()
     out["cp_count"] = 12  # 2 LPARs x 6 CPs (Tables 10, 13, 16)
@@ -90,6 +85,6 @@ def night_single() -> pd.DataFrame:
     metrics = ["bp_size_total_gb", "cpu_util_pct", "max_elapsed_time_s", "throughput_accounts_per_hour",
                "sync_reads_per_s", "dyn_prefetch_pages_read_per_s", "hit_ratio_pct", "batch_jobs"]
     filename = "t18_night_single_results.csv"
-    long, table = _frame(filename, metrics)
-    _add_sources(table, filename, long, metrics)
+    table = _frame(filename, metrics)
+    _add_sources(table, filename, metrics)
     return table.rename_axis("run_id").reset_index()

@@ -5,4 +5,3 @@ functions), ``model`` (pure numpy: words, text, vocabulary, model size, training
 concurrency, query cost, the capacity planner), ``fidelity`` (calibration, ledger rows, known
 misses), ``figures``, ``exercises`` and ``explorer``.
 """
-from .fidelity import ledger_rows  # noqa: F401  (the ledger looks for it here)

@@ -7,11 +7,13 @@ quantity on any named subset, :func:`value` evaluates the fitted form for one da
 """
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import numpy as np
 import pandas as pd
 
+from ..fitting import relative_lsq, rms
 from . import model
 from . import published as pub
 
@@ -19,14 +21,7 @@ FIT_FAMILY = "Table 6-1"
 #: Training costs: whether the model has a fixed part besides the per-word cost.
 HAS_FIXED = {"elapsed_min": False, "sqldi_cpu_min": False, "db2_cpu_s": True}
 QUANTITIES = ("text_mb", "zload_mb", *HAS_FIXED, "memory_mb", "zfs_mb")
-
-
-def relative_lsq(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Coefficients c minimising sum((X c / y - 1)^2): least squares on relative residuals."""
-    x = np.atleast_2d(np.asarray(x, dtype=float).T).T
-    y = np.asarray(y, dtype=float)
-    coef, *_ = np.linalg.lstsq(x / y[:, None], np.ones_like(y), rcond=None)
-    return coef
+HEAPS_ROWS = ("view_1", "view_2", "view_3", "view_4")  # before the rows start repeating (line 11865)
 
 
 def fit_names() -> tuple[str, ...]:
@@ -98,3 +93,118 @@ def heaps_held_out(dataset: str, fitted: tuple[str, ...]) -> float:
     # K n^beta directly: on three points the refit beta can exceed 1 (the vocabulary growing faster than the
     # rows), which model.heaps rejects as a slider value; the prediction is what the refit says.
     return float(k * float(d.loc[dataset, "rows"]) ** beta)
+
+
+# --- the constants every surface uses: the fits on Table 6-1 ------------------------------------------
+
+
+def fit_set() -> pd.DataFrame:
+    """The data sets every constant is fitted on (Table 6-1), as rows of :func:`published.datasets`."""
+    return pub.family(FIT_FAMILY)
+
+
+def text_fit() -> float:
+    """Bytes of training text per word (through the origin, on Table 6-1)."""
+    return coefficients("text_mb", fit_names())[0]
+
+
+def vector_fit() -> float:
+    """Bytes per vocabulary word in the model file (ZLOAD size / vocabulary, on Table 6-1)."""
+    return coefficients("zload_mb", fit_names())[0]
+
+
+def cost_fit(quantity: str) -> tuple[float, float]:
+    """(fixed, per million words) of a training cost on Table 6-1; fixed is 0 where argued."""
+    coef = coefficients(quantity, fit_names())
+    return (coef[0], coef[1]) if HAS_FIXED[quantity] else (0.0, coef[0])
+
+
+def memory_fit() -> tuple[float, float, float]:
+    """(fixed MB, MB per million words, MB per million vocabulary words) on Table 6-1."""
+    return coefficients("memory_mb", fit_names())
+
+
+def zfs_fit() -> float:
+    """zFS / (text + model file): one overhead factor on Table 6-1."""
+    return coefficients("zfs_mb", fit_names())[0]
+
+
+def predict(dataset: str, quantity: str) -> float:
+    """The model's value of one quantity for one published data set (from its printed inputs)."""
+    row = pub.datasets().loc[dataset]
+    if quantity == "words":
+        return float(model.words(row["rows"], row["n_columns"]))
+    if quantity in QUANTITIES:
+        return value(quantity, dataset, coefficients(quantity, fit_names()))
+    raise ValueError(f"quantity={quantity!r} has no model; choose from words, text_mb, zload_mb, "
+                     f"{', '.join(HAS_FIXED)}, memory_mb, zfs_mb")
+
+
+def errors(quantity: str, datasets=None) -> pd.Series:
+    """Relative error model / published - 1 for each data set."""
+    d = pub.datasets()
+    names = list(d.index if datasets is None else datasets)
+    return pd.Series({n: predict(n, quantity) / float(d.loc[n, quantity]) - 1 for n in names})
+
+
+# --- concurrency, vocabulary growth, query cost ------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def concurrency_calibration() -> dict:
+    """Fixed and CPU parts of a run through Table 6-5 (8 engines, 8 threads: the measurement)."""
+    engines = pub.quoted("training_environment", "cps_count")
+    threads = pub.quoted("training_environment", "training_threads_count")
+    single = float(pub.concurrent().loc["single", "total_elapsed_min"])
+    two = float(pub.concurrent().loc["two_concurrent", "total_elapsed_min"])
+    fixed, work = model.concurrency_fit(single, two, engines, threads)
+    return {"engines": engines, "threads": threads, "single": single, "two": two, "fixed": fixed, "work": work}
+
+
+@lru_cache(maxsize=None)
+def heaps_calibration() -> dict:
+    """Heaps' law on VIEW_1-VIEW_4 (printed rows), and the repeat share VIEW_5 implies.
+
+    ``beta`` is rounded to three decimals (it is a slider's default) and K refitted for it;
+    ``repeat_share`` is then solved from VIEW_5 (one number, one unknown: exact by construction).
+    """
+    d = pub.datasets()
+    n = d.loc[list(HEAPS_ROWS), "rows"].to_numpy()
+    vocab = d.loc[list(HEAPS_ROWS), "vocabulary"].to_numpy()
+    k_raw, beta_raw = model.heaps_fit(n, vocab)
+    beta = round(beta_raw, 3)
+    k = model.heaps_k(n, vocab, beta)
+    base = float(d.loc["view_4", "rows"])
+    share = round(model.repeat_share_for(base, d.loc["view_5", "rows"], d.loc["view_5", "vocabulary"], k, beta), 3)
+    fit_err = model.heaps(n, k, beta) / vocab - 1
+    return {"k": k, "beta": beta, "beta_raw": beta_raw, "base_rows": base, "repeat_share": share,
+            "rms": rms(fit_err), "errors": dict(zip(HEAPS_ROWS, fit_err))}
+
+
+@lru_cache(maxsize=None)
+def query_defaults() -> dict:
+    """The smallest overheads that reach the quoted bounds, and the other work that gives 98% zIIP.
+
+    CPU cut bound o/(1+o) >= 86% gives o; elapsed bound (o+w)/(1+o+w) >= 89% gives w; a
+    four-call query (T04SIMX) at 98% zIIP gives S = 4 (1/0.98 - 1). Each rounded to one decimal
+    in the direction that still reaches the bound (S to two). Arranged to the bounds, not fitted.
+    """
+    cpu = -pub.quoted("bif_vs_udf_summary", "class1_cpu_change_pct") / 100
+    elapsed = -pub.quoted("bif_vs_udf_summary", "elapsed_change_pct") / 100
+    ziip = pub.quoted("similarity_ziip", "ziip_utilization_max_pct") / 100
+    o = math.ceil(10 * cpu / (1 - cpu)) / 10
+    w = math.ceil(10 * (elapsed / (1 - elapsed) - o)) / 10
+    s = math.floor(100 * 4 * (1 / ziip - 1)) / 100
+    return {"udf_overhead": o, "udf_wait": w, "other_work": s}
+
+
+@lru_cache(maxsize=None)
+def column_vocabulary_fit() -> tuple[float, float]:
+    """(vocabulary at zero columns, distinct values per added column) on Table 6-2's four views.
+
+    Ordinary least squares on V = V0 + d x columns. The added columns of Table 6-2 bring few
+    distinct values ("YES or NO", line 11870), so d is small; the slider explores larger d.
+    """
+    d = pub.family("Table 6-2")
+    slope, intercept = np.polyfit(d["n_columns"].to_numpy(), d["vocabulary"].to_numpy(), 1)
+    return float(intercept), float(slope)

@@ -16,10 +16,12 @@ from functools import lru_cache
 
 import ipywidgets as w
 
-from ..explorer import Explorer, NumberBox
-from . import fidelity, miniature, model
+from ..explorer import Explorer, NumberBox, study_dashboard, study_explorer
+from . import miniature, model, planner
 from . import published as pub
 from . import figures as f
+
+STUDY = "sql_data_insights"
 
 
 def _readout(values: dict) -> str:
@@ -39,14 +41,14 @@ def _readout(values: dict) -> str:
     if "columns" in values:
         n_words = float(model.words(10e6, values["columns"]))
         parts.append(f"A 10-million-row table with {values['columns']:.0f} columns makes {n_words / 1e6:,.0f} million "
-                     f"words: about {n_words * fidelity.calibration().elapsed_min_per_mword / 1e6 / 60:,.1f} hours "
+                     f"words: about {n_words * planner.calibration().elapsed_min_per_mword / 1e6 / 60:,.1f} hours "
                      "of training at Table 6-1's pace.")
     if not parts:
         t1 = pub.datasets().loc["table_1"]
         # distinct categorical values: the vocabulary less the rule's 20 clusters per numeric column
         distinct = t1["vocabulary"] - 20 * t1["numeric"]
         lo, c, hi = model.plan(t1["rows"], t1["numeric"], t1["categorical"], distinct,
-                               fidelity.calibration())["elapsed_min"]
+                               planner.calibration())["elapsed_min"]
         again = pub.concurrent().loc["single", "total_elapsed_min"]
         parts.append(f"Table_1 ({t1['rows'] / 1e6:.2f} million rows, {t1['n_columns']:.0f} columns): {c:,.1f} min "
                      f"predicted ({lo:,.1f} to {hi:,.1f}); {t1['elapsed_min']:g} and {again:g} min measured.")
@@ -55,8 +57,7 @@ def _readout(values: dict) -> str:
 
 def explorer(*names: str) -> Explorer:
     """Sliders and charts for the named figures (default: the vocabulary and the concurrency figures)."""
-    chosen = [getattr(f, n.upper()) for n in names] if names else [f.VOCABULARY, f.CONCURRENCY]
-    return Explorer(chosen, readout=_readout, title="SQL Data Insights: explore the models")
+    return study_explorer(STUDY, names, readout=_readout)
 
 
 # --- the miniature: type a query -------------------------------------------------------------------------
@@ -119,7 +120,7 @@ class Planner(w.VBox):
 
     def update(self) -> str:
         try:
-            table = fidelity.plan_table(self.rows.value, self.numeric.value, self.categorical.value,
+            table = planner.plan_table(self.rows.value, self.numeric.value, self.categorical.value,
                                         self.distinct.value)
             shown = table.style.format({"low": "{:,.3g}", "central": "{:,.3g}", "high": "{:,.3g}"}).hide(
                 axis="index").to_html()
@@ -135,7 +136,7 @@ class Dashboard(w.VBox):
     """Every figure in tabs, then the query box and the planner (for Voila)."""
 
     def __init__(self):
-        self.explorer = Explorer(list(f.ALL), readout=_readout, tabs=True)
+        self.explorer = study_dashboard(STUDY, readout=_readout)
         self.query = QueryBox()
         self.planner = Planner()
         tools = w.Tab(children=[self.query, self.planner], titles=["Ask the miniature", "Plan a training run"])

@@ -1,4 +1,4 @@
-"""Calibration, ledger rows and misses of the SQL Data Insights chapter.
+"""Ledger rows and misses of the SQL Data Insights chapter (its fits are in :mod:`.calibration`).
 
 One policy for every fitted constant: it is fitted by least squares on the **six views of
 Table 6-1** (29 columns; only the number of rows changes), minimising *relative* residuals so
@@ -21,11 +21,14 @@ import numpy as np
 import pandas as pd
 
 from ..data import load_long
+from ..fitting import band, relative_lsq, rms
 from ..ledger import LedgerRow
 from . import calibration as fit
 from . import model
 from . import published as pub
-from .calibration import relative_lsq  # noqa: F401  (moved; kept importable from here)
+from .calibration import (HEAPS_ROWS, fit_set, concurrency_calibration, errors, heaps_calibration, predict,
+                          vector_fit)
+from .planner import calibration  # noqa: F401  (the exercises read the planner's constants here)
 
 CHAPTER = "SQL Data Insights"
 FIT_FAMILY = fit.FIT_FAMILY
@@ -33,25 +36,9 @@ PREDICTED = ("cols_10", "cols_20", "cols_30", "cols_60", "table_1")
 #: the quantities of the training cost, their unit and whether the model has a fixed part
 COSTS = {"elapsed_min": ("total elapsed time (min)", False), "sqldi_cpu_min": ("SQL DI CPU (min)", False),
          "db2_cpu_s": ("Db2 CPU (s)", True)}
-HEAPS_ROWS = ("view_1", "view_2", "view_3", "view_4")  # before the rows start repeating (line 11865)
 
 
 # --- fitting helpers ----------------------------------------------------------------------------
-
-
-def rms(errors) -> float:
-    """Root-mean-square of relative errors."""
-    e = np.asarray(errors, dtype=float)
-    return float(np.sqrt(np.mean(e ** 2)))
-
-
-def band(fit_rms: float) -> float:
-    """Twice the RMS relative residual, rounded up to two significant digits."""
-    x = 2.0 * fit_rms
-    if x <= 0:
-        return 1e-9
-    scale = 10 ** (math.floor(math.log10(x)) - 1)
-    return math.ceil(x / scale - 1e-9) * scale
 
 
 def half_unit(printed: str) -> float:
@@ -86,61 +73,10 @@ def rounding(dataset: str, quantity: str) -> float:
     return unit / float(pub.datasets().loc[dataset, quantity])
 
 
-def _fit_set() -> pd.DataFrame:
-    return pub.family(FIT_FAMILY)
-
-
-# --- the fits -------------------------------------------------------------------------------------
-
-
-def text_fit() -> float:
-    """Bytes of training text per word (through the origin, on Table 6-1)."""
-    return fit.coefficients("text_mb", fit.fit_names())[0]
-
-
-def vector_fit() -> float:
-    """Bytes per vocabulary word in the model file (ZLOAD size / vocabulary, on Table 6-1)."""
-    return fit.coefficients("zload_mb", fit.fit_names())[0]
-
-
-def cost_fit(quantity: str) -> tuple[float, float]:
-    """(fixed, per million words) of a training cost on Table 6-1; fixed is 0 where argued."""
-    coef = fit.coefficients(quantity, fit.fit_names())
-    return (coef[0], coef[1]) if fit.HAS_FIXED[quantity] else (0.0, coef[0])
-
-
-def memory_fit() -> tuple[float, float, float]:
-    """(fixed MB, MB per million words, MB per million vocabulary words) on Table 6-1."""
-    return fit.coefficients("memory_mb", fit.fit_names())
-
-
-def zfs_fit() -> float:
-    """zFS / (text + model file): one overhead factor on Table 6-1."""
-    return fit.coefficients("zfs_mb", fit.fit_names())[0]
-
-
-def predict(dataset: str, quantity: str) -> float:
-    """The model's value of one quantity for one published data set (from its printed inputs)."""
-    row = pub.datasets().loc[dataset]
-    if quantity == "words":
-        return float(model.words(row["rows"], row["n_columns"]))
-    if quantity in fit.QUANTITIES:
-        return fit.value(quantity, dataset, fit.coefficients(quantity, fit.fit_names()))
-    raise ValueError(f"quantity={quantity!r} has no model; choose from words, text_mb, zload_mb, "
-                     f"{', '.join(COSTS)}, memory_mb, zfs_mb")
-
-
-def errors(quantity: str, datasets=None) -> pd.Series:
-    """Relative error model / published - 1 for each data set."""
-    d = pub.datasets()
-    names = list(d.index if datasets is None else datasets)
-    return pd.Series({n: predict(n, quantity) / float(d.loc[n, quantity]) - 1 for n in names})
-
-
 @lru_cache(maxsize=None)
 def tolerance(quantity: str) -> float:
     """The band of a fitted quantity: 2 x RMS of its relative residuals on Table 6-1."""
-    return band(rms(errors(quantity, _fit_set().index)))
+    return band(rms(errors(quantity, fit_set().index)))
 
 
 FITTED = {"text_mb": "text size (MB)", "zload_mb": "model size, ZLOAD (MB)", "memory_mb": "peak memory (MB)",
@@ -166,7 +102,7 @@ def fit_rows(quantity: str) -> list[LedgerRow]:
     label, note = FITTED[quantity], FIT_NOTES[quantity]
     rows = []
     for name in d.index:
-        fitted = name in _fit_set().index
+        fitted = name in fit_set().index
         tol = max(tolerance(quantity), rounding(name, quantity))
         how = f"fitted on {FIT_FAMILY}" if fitted else f"predicted from the {FIT_FAMILY} fit"
         rows.append(LedgerRow(
@@ -290,17 +226,6 @@ def rule_rows() -> list[LedgerRow]:
     ]
 
 
-@lru_cache(maxsize=None)
-def concurrency_calibration() -> dict:
-    """Fixed and CPU parts of a run through Table 6-5 (8 engines, 8 threads: the measurement)."""
-    engines = pub.quoted("training_environment", "cps_count")
-    threads = pub.quoted("training_environment", "training_threads_count")
-    single = float(pub.concurrent().loc["single", "total_elapsed_min"])
-    two = float(pub.concurrent().loc["two_concurrent", "total_elapsed_min"])
-    fixed, work = model.concurrency_fit(single, two, engines, threads)
-    return {"engines": engines, "threads": threads, "single": single, "two": two, "fixed": fixed, "work": work}
-
-
 def concurrency_rows() -> list[LedgerRow]:
     c = concurrency_calibration()
     args = (c["fixed"], c["work"], c["engines"], c["threads"])
@@ -351,26 +276,6 @@ def printed_concurrent(run_id: str, metric: str) -> str:
 # --- vocabulary growth ----------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
-def heaps_calibration() -> dict:
-    """Heaps' law on VIEW_1-VIEW_4 (printed rows), and the repeat share VIEW_5 implies.
-
-    ``beta`` is rounded to three decimals (it is a slider's default) and K refitted for it;
-    ``repeat_share`` is then solved from VIEW_5 (one number, one unknown: exact by construction).
-    """
-    d = pub.datasets()
-    n = d.loc[list(HEAPS_ROWS), "rows"].to_numpy()
-    vocab = d.loc[list(HEAPS_ROWS), "vocabulary"].to_numpy()
-    k_raw, beta_raw = model.heaps_fit(n, vocab)
-    beta = round(beta_raw, 3)
-    k = model.heaps_k(n, vocab, beta)
-    base = float(d.loc["view_4", "rows"])
-    share = round(model.repeat_share_for(base, d.loc["view_5", "rows"], d.loc["view_5", "vocabulary"], k, beta), 3)
-    fit_err = model.heaps(n, k, beta) / vocab - 1
-    return {"k": k, "beta": beta, "beta_raw": beta_raw, "base_rows": base, "repeat_share": share,
-            "rms": rms(fit_err), "errors": dict(zip(HEAPS_ROWS, fit_err))}
-
-
 def vocabulary_ratios() -> dict:
     """VIEW_4 -> VIEW_5: rows x4.24 while the vocabulary grows 8%."""
     d = pub.datasets()
@@ -419,100 +324,12 @@ def heaps_rows() -> list[LedgerRow]:
 # --- query cost (a reconstruction) --------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
-def query_defaults() -> dict:
-    """The smallest overheads that reach the quoted bounds, and the other work that gives 98% zIIP.
-
-    CPU cut bound o/(1+o) >= 86% gives o; elapsed bound (o+w)/(1+o+w) >= 89% gives w; a
-    four-call query (T04SIMX) at 98% zIIP gives S = 4 (1/0.98 - 1). Each rounded to one decimal
-    in the direction that still reaches the bound (S to two). Arranged to the bounds, not fitted.
-    """
-    cpu = -pub.quoted("bif_vs_udf_summary", "class1_cpu_change_pct") / 100
-    elapsed = -pub.quoted("bif_vs_udf_summary", "elapsed_change_pct") / 100
-    ziip = pub.quoted("similarity_ziip", "ziip_utilization_max_pct") / 100
-    o = math.ceil(10 * cpu / (1 - cpu)) / 10
-    w = math.ceil(10 * (elapsed / (1 - elapsed) - o)) / 10
-    s = math.floor(100 * 4 * (1 / ziip - 1)) / 100
-    return {"udf_overhead": o, "udf_wait": w, "other_work": s}
-
-
-# --- the capacity planner -------------------------------------------------------------------------------------
-
-
-def _ratio_range(quantity: str) -> tuple[float, float]:
-    """Smallest and largest measured / model over the 11 data sets (never excluding 1)."""
-    e = errors(quantity)
-    ratio = 1.0 / (1.0 + e)
-    return (min(1.0, float(ratio.min())), max(1.0, float(ratio.max())))
-
-
-@lru_cache(maxsize=None)
-def calibration() -> model.Calibration:
-    """The planner's constants (fitted on Table 6-1) and ranges (over all 11 data sets)."""
-    e_fixed, e_per = cost_fit("elapsed_min")
-    c_fixed, c_per = cost_fit("sqldi_cpu_min")
-    d_fixed, d_per = cost_fit("db2_cpu_s")
-    m_fixed, m_w, m_v = memory_fit()
-    return model.Calibration(
-        text_bytes_per_word=text_fit(), text_range=_ratio_range("text_mb"),
-        model_bytes_per_vector=vector_fit(),
-        elapsed_min_per_mword=e_per, elapsed_range=_ratio_range("elapsed_min"),
-        sqldi_cpu_min_per_mword=c_per, sqldi_cpu_range=_ratio_range("sqldi_cpu_min"),
-        db2_cpu_fixed_s=d_fixed, db2_cpu_s_per_mword=d_per, db2_cpu_range=_ratio_range("db2_cpu_s"),
-        memory_fixed_mb=m_fixed, memory_mb_per_mword=m_w, memory_mb_per_mvocab=m_v,
-        memory_range=_ratio_range("memory_mb"),
-        zfs_overhead=zfs_fit(), zfs_range=_ratio_range("zfs_mb"))
-
-
-PLAN_LABELS = {"words": ("words in the text", "", 1), "vocabulary": ("vocabulary", "words", 1),
-               "text_mb": ("training text", "GB", 1e3), "model_mb": ("model file (ZLOAD)", "GB", 1e3),
-               "elapsed_min": ("elapsed time", "hours", 60), "sqldi_cpu_min": ("SQL DI CPU (zIIP-eligible)", "hours", 60),
-               "db2_cpu_s": ("Db2 CPU", "s", 1), "memory_mb": ("peak memory", "GB", 1024),
-               "zfs_mb": ("zFS space", "GB", 1e3)}
-
-
-def plan_table(rows, numeric_columns, categorical_columns, distinct_values) -> pd.DataFrame:
-    """The capacity plan as a table: quantity, low, central, high, unit (ValueError on bad input)."""
-    p = model.plan(rows, numeric_columns, categorical_columns, distinct_values, calibration())
-    out = []
-    for key, (lo, c, hi) in p.items():
-        label, unit, scale = PLAN_LABELS[key]
-        out.append({"quantity": label, "low": lo / scale, "central": c / scale, "high": hi / scale, "unit": unit})
-    return pd.DataFrame(out)
-
-
-EXAMPLES = {  # name -> (rows, numeric columns, categorical columns, distinct categorical values)
-    "Table_1 (measured: 5.5 min, 80,194 words)": (1_371_968, 1, 7, 80_174),
-    "VIEW_1 (measured: 4.9 min, 272,271 words)": (500_734, 14, 15, 271_991),
-    "customers: 5 M rows, 6 + 14 columns": (5_000_000, 6, 14, 400_000),
-    "transactions: 50 M rows, 4 + 8 columns": (50_000_000, 4, 8, 2_000_000),
-    "claims: 200 M rows, 10 + 30 columns": (200_000_000, 10, 30, 20_000_000),
-}
-
-
-def plan_examples() -> pd.DataFrame:
-    """The planner for a few example tables (the static page's precomputed table)."""
-    out = []
-    for name, args in EXAMPLES.items():
-        p = model.plan(*args, calibration())
-        fmt = {k: p[k] for k in ("elapsed_min", "sqldi_cpu_min", "memory_mb", "zfs_mb", "model_mb")}
-        out.append({
-            "table": name, "words (M)": p["words"][1] / 1e6,
-            "elapsed (min)": "{:,.0f} – {:,.0f} – {:,.0f}".format(*fmt["elapsed_min"]),
-            "SQL DI CPU (min)": "{:,.0f} – {:,.0f} – {:,.0f}".format(*fmt["sqldi_cpu_min"]),
-            "peak memory (GB)": "{:,.1f} – {:,.1f} – {:,.1f}".format(*(x / 1024 for x in fmt["memory_mb"])),
-            "zFS (GB)": "{:,.1f} – {:,.1f} – {:,.1f}".format(*(x / 1e3 for x in fmt["zfs_mb"])),
-            "model (GB)": "{:,.2f} – {:,.2f} – {:,.2f}".format(*(x / 1e3 for x in fmt["model_mb"])),
-        })
-    return pd.DataFrame(out)
-
-
 # --- the fit forms, for the chapter's argument ------------------------------------------------------------------
 
 
 def fit_forms() -> pd.DataFrame:
     """Three forms for each training cost on Table 6-1: their parameters and RMS error."""
-    d = _fit_set()
+    d = fit_set()
     w = d["words"].to_numpy() / 1e6
     out = []
     for quantity, (label, _) in COSTS.items():
@@ -563,15 +380,3 @@ def ledger_rows() -> list[LedgerRow]:
 def misses() -> list[dict]:
     """What is not a single published number: one per-word cost for all eleven data sets, shown rather than hidden."""
     return pooled_fits()
-
-
-@lru_cache(maxsize=None)
-def column_vocabulary_fit() -> tuple[float, float]:
-    """(vocabulary at zero columns, distinct values per added column) on Table 6-2's four views.
-
-    Ordinary least squares on V = V0 + d x columns. The added columns of Table 6-2 bring few
-    distinct values ("YES or NO", line 11870), so d is small; the slider explores larger d.
-    """
-    d = pub.family("Table 6-2")
-    slope, intercept = np.polyfit(d["n_columns"].to_numpy(), d["vocabulary"].to_numpy(), 1)
-    return float(intercept), float(slope)

@@ -13,8 +13,10 @@ import numpy as np
 import pandas as pd
 
 from .. import validation as v
+from ..data import study_document
 from ..figure import Axis, Figure, Param
-from . import fidelity, model
+from . import calibration as cal
+from . import model, planner
 from . import published as pub
 
 STUDY = "sql_data_insights"
@@ -40,27 +42,27 @@ VOCAB_X = np.round(np.geomspace(5e4, 2e7, 25), -2)  # vocabulary words
 VIEWS = ("view_1", "view_2", "view_3", "view_4", "view_5", "view_6")
 COLUMN_VIEWS = ("cols_10", "cols_20", "cols_30", "cols_60")
 TABLE_6_1_COLUMNS = 29.0  # 14 numeric + 15 categorical, every view of Table 6-1
-H = fidelity.heaps_calibration()
-C = fidelity.concurrency_calibration()
-Q = fidelity.query_defaults()
-CAL = fidelity.calibration()
-V0, D_FIT = fidelity.column_vocabulary_fit()
+H = cal.heaps_calibration()
+C = cal.concurrency_calibration()
+Q = cal.query_defaults()
+CAL = planner.calibration()
+V0, D_FIT = cal.column_vocabulary_fit()
 
 # --- sliders (defaults: the calibrated values, rounded so a slider can sit on them) -------------
 
 COLUMNS = Param("columns", "Columns selected", "columns", 1, 100, TABLE_6_1_COLUMNS, 1, 5, static_min=9, static_max=59,
                 help="numeric + categorical columns trained; each adds one word per row")
-BYTES = Param("bytes_per_word", "Text bytes per word", "bytes", 5, 60, round(fidelity.text_fit(), 2), 0.01, 3,
+BYTES = Param("bytes_per_word", "Text bytes per word", "bytes", 5, 60, round(cal.text_fit(), 2), 0.01, 3,
               static_min=10, static_max=35, help="fitted on Table 6-1; Table 6-2's views have 18.2 to 22.7")
 ROWS_K = Param("rows_k", "Rows", "thousand rows", 1, 200_000, 500.734, 1, 100, static_min=100, static_max=1000,
                help="Table 6-2's views have 500,734 rows")
 ELAPSED_RATE = Param("elapsed_per_mword", "Elapsed time per million words", "min", 0.05, 2.0,
-                     round(fidelity.cost_fit("elapsed_min")[1], 4), 0.0001, 0.05,
+                     round(cal.cost_fit("elapsed_min")[1], 4), 0.0001, 0.05,
                      help="fitted on Table 6-1; the 11 data sets span "
                           f"{CAL.elapsed_min_per_mword * CAL.elapsed_range[0]:.2f} to "
                           f"{CAL.elapsed_min_per_mword * CAL.elapsed_range[1]:.2f}")
 CPU_RATE = Param("sqldi_cpu_per_mword", "SQL DI CPU per million words", "min", 0.2, 10.0,
-                 round(fidelity.cost_fit("sqldi_cpu_min")[1], 3), 0.001, 0.5,
+                 round(cal.cost_fit("sqldi_cpu_min")[1], 3), 0.001, 0.5,
                  help="fitted on Table 6-1; the 11 data sets span "
                       f"{CAL.sqldi_cpu_min_per_mword * CAL.sqldi_cpu_range[0]:.2f} to "
                       f"{CAL.sqldi_cpu_min_per_mword * CAL.sqldi_cpu_range[1]:.2f}")
@@ -71,7 +73,7 @@ BETA = Param("beta", "Heaps exponent β", "", 0.3, 1.0, H["beta"], 0.001, 0.05, 
 DISTINCT = Param("distinct_per_column", "Distinct values per added column", "values", 0, 50_000, round(D_FIT, 1), 0.1,
                  5000, static_max=45_000, help="Table 6-2's added columns bring about 27 each")
 BYTES_VEC = Param("bytes_per_vector", "Model bytes per vocabulary word", "bytes", 100, 10_000,
-                  round(fidelity.vector_fit(), 1), 0.1, 500, static_max=8000,
+                  round(cal.vector_fit(), 1), 0.1, 500, static_max=8000,
                   help=f"fitted on Table 6-1: {CAL.model_bytes_per_vector:,.0f} bytes in every one of the 11 data sets")
 ENGINES = Param("engines", "Processors for training", "engines", 1, 32, C["engines"], 1, 2, static_min=2,
                 static_max=16, help="the measurement LPAR had eight CPs")
@@ -142,7 +144,7 @@ TEXT_COLUMNS = _figure(
 
 
 def _costs(n_words, elapsed_per_mword, sqldi_cpu_per_mword):
-    d_fixed, d_per = fidelity.cost_fit("db2_cpu_s")
+    d_fixed, d_per = cal.cost_fit("db2_cpu_s")
     return {"elapsed time": model.linear_cost(n_words, 0.0, elapsed_per_mword),
             "SQL DI CPU": model.linear_cost(n_words, 0.0, sqldi_cpu_per_mword),
             "Db2 CPU": model.linear_cost(n_words, d_fixed, d_per) / 60.0}
@@ -186,16 +188,16 @@ COST_COLUMNS = _figure(
 def vocabulary_curve(rows, repeat_share, beta):
     """Vocabulary against rows: Heaps' law through VIEW_1-VIEW_4, repeats beyond VIEW_4."""
     d = pub.datasets()
-    names = list(fidelity.HEAPS_ROWS)
+    names = list(cal.HEAPS_ROWS)
     k = model.heaps_k(d.loc[names, "rows"].to_numpy(), d.loc[names, "vocabulary"].to_numpy(), beta)
     return model.vocabulary_with_repeats(rows, H["base_rows"], k, beta, repeat_share)
 
 
 def _resources(n_words, vocab):
-    text = model.text_mb(n_words, fidelity.text_fit())
-    vectors = model.model_mb(vocab, fidelity.vector_fit())
-    return {"peak memory": model.peak_memory_mb(n_words, vocab, *fidelity.memory_fit()),
-            "zFS space": model.zfs_mb(text, vectors, fidelity.zfs_fit())}
+    text = model.text_mb(n_words, cal.text_fit())
+    vectors = model.model_mb(vocab, cal.vector_fit())
+    return {"peak memory": model.peak_memory_mb(n_words, vocab, *cal.memory_fit()),
+            "zFS space": model.zfs_mb(text, vectors, cal.zfs_fit())}
 
 
 def resources_rows_curves(rows, repeat_share, beta):
@@ -253,7 +255,7 @@ MODEL_SIZE = _figure(
 
 def model_columns_curves(columns, distinct_per_column):
     """Model file size (MB) against columns (500,734 rows), for a number of distinct values per added column."""
-    return {"model file (ZLOAD)": model.model_mb(column_vocabulary(columns, distinct_per_column), fidelity.vector_fit())}
+    return {"model file (ZLOAD)": model.model_mb(column_vocabulary(columns, distinct_per_column), cal.vector_fit())}
 
 
 MODEL_COLUMNS = _figure(
@@ -329,7 +331,8 @@ def query_curves(invocations, udf_overhead, other_work, udf_wait):
 
 
 def _query_marks() -> pd.DataFrame:
-    appendix = pub.DOC + ", Appendix B, query {q}"  # the listings start at extraction lines 20545 and 20751
+    # the listings (b_queries.csv, lines 20545 and 20751) are not a table of cells: cited by the query's name
+    appendix = study_document(pub.STUDY) + ", Appendix B, query {q}"
     return pd.DataFrame([
         {"x": 1.0, "label": "T00SIMX, T01ANAX: one call", "source": appendix.format(q="T00SIMX")
          + "; " + pub.cite_prose("similarity_ziip", "t00simx_invocations_count", "6.2.2")},

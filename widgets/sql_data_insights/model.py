@@ -266,7 +266,7 @@ class Calibration:
 
     A range ``(low, high)`` multiplies the central value: it is the smallest and largest ratio
     of measured to modelled seen across the eleven published data sets. The values are computed
-    from the published tables by ``fidelity.calibration()``; nothing here is pinned.
+    from the published tables by ``planner.calibration()``; nothing here is pinned.
     """
 
     text_bytes_per_word: float  # bytes per word of training text

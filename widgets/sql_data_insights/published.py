@@ -13,10 +13,9 @@ from functools import lru_cache
 
 import pandas as pd
 
-from ..data import DataError, cite_cell, load_long, number, study_document, wide
+from ..data import DataError, citing, load_long, number, wide
 
 STUDY = "sql_data_insights"
-DOC = study_document(STUDY)  # "Db2 13 Performance Topics, SG24-8536 (2022)"
 ROWS = "t6_1_rows.csv"  # Table 6-1: six views, 29 columns, 501 K to 101,396 K rows
 COLUMNS = "t6_2_columns.csv"  # Table 6-2: 500,734 rows, 10 to 60 columns
 SHAPES = "t6_3_shapes.csv"  # Table 6-3: VIEW_1 against Table_1
@@ -62,9 +61,8 @@ def quoted(run_id: str, metric: str) -> float:
     return number(STUDY, QUOTED, run_id, metric)
 
 
-def cite(filename: str, run_id: str, metric: str) -> str:
-    """Document, section, table and page of one printed cell (no line of the source text)."""
-    return cite_cell(STUDY, filename, run_id, metric, DOC)
+#: ``cite(filename, run_id, metric)``: document, section, table and page of one printed cell.
+cite = citing(STUDY)
 
 
 def metric_of(dataset: str, quantity: str) -> str:

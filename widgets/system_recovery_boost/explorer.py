@@ -1,17 +1,18 @@
-"""The live explorers of the System Recovery Boost chapter (notebook and Voila)."""
+"""The live explorers of the System Recovery Boost chapter (notebook and Voila): its readout."""
 from __future__ import annotations
 
 import math
 from dataclasses import replace
 
-from ..explorer import Explorer
-from . import figures as f
-from . import model
+from ..explorer import Explorer, study_dashboard, study_explorer
+from . import calibration, model
+
+STUDY = "system_recovery_boost"
 
 
-def _readout(values: dict) -> str:
+def readout(values: dict) -> str:
     """Time to clear the backlog with and without the boost, at the sliders' scenario."""
-    o = f.outage_with(**values)
+    o = calibration.scenario(values)
     rows = []
     for name, case in (("with boost", o), ("without boost", replace(o, boost_engines=0.0))):
         t = model.time_to_clear(case)
@@ -25,10 +26,9 @@ def _readout(values: dict) -> str:
 
 def explorer(*names: str) -> Explorer:
     """Sliders and charts for the named figures (default: the backlog's throughput and wait)."""
-    chosen = [getattr(f, n.upper()) for n in names] if names else [f.BACKLOG_ETR, f.BACKLOG_WAIT]
-    return Explorer(chosen, readout=_readout, title="System Recovery Boost: explore the model")
+    return study_explorer(STUDY, names, readout=readout)
 
 
 def dashboard() -> Explorer:
     """Every figure of the chapter in tabs, for a classroom projector (Voila)."""
-    return Explorer(list(f.ALL), readout=_readout, tabs=True)
+    return study_dashboard(STUDY, readout=readout)

@@ -1,48 +1,21 @@
-"""The System Recovery Boost chapter's ledger rows, and the two parallel-restart hypotheses.
+"""The System Recovery Boost chapter's ledger rows, and the two parallel-restart hypotheses compared.
 
-The restart tables give forward log recovery (FLR) on two configurations only: 2 CPs + 2 zIIPs
-without the boost and 2 CPs + 6 zIIPs with it. Amdahl's law has two parameters, so a curve
-through both points always exists and its fit *validates nothing*: the ledger rows for FLR are
-exact by construction and say so. What can be tested is the restart total the phases add up to,
+The fits are in :mod:`.calibration`. Amdahl's law has two parameters and the restart tables give
+forward log recovery (FLR) on two configurations only, so its fit *validates nothing*: the ledger
+rows for FLR are exact by construction and say so. What can be tested is the restart total the phases add up to,
 within the rounding of the printed phases, and the hypotheses' simplest (fully parallel) forms,
 which the chapter compares outside the ledger.
 """
 from __future__ import annotations
 
-from functools import lru_cache
-
 from .. import ledger
 from ..ledger import LedgerRow
-from . import model
+from . import calibration
 from . import published as pub
+from .calibration import amdahl_fit, flr_seconds, fully_parallel_prediction
 
 CHAPTER = "System Recovery Boost"
-FLR = "forward_log_recovery_s"
-#: How many engines each hypothesis counts (no boost, boost).
-HYPOTHESES = {"engines (CPs + zIIPs): 4 -> 8": (4.0, 8.0), "zIIPs only: 2 -> 6": (2.0, 6.0)}
-ENGINES = "engines (CPs + zIIPs): 4 -> 8"
-
-
-@lru_cache(maxsize=None)
-def amdahl_fit(hypothesis: str = ENGINES) -> tuple[float, float]:
-    """(serial, parallel) seconds of FLR through the two unplanned-restart points."""
-    if hypothesis not in HYPOTHESES:
-        raise ValueError(f"hypothesis={hypothesis!r} is not one of {sorted(HYPOTHESES)}")
-    n1, n2 = HYPOTHESES[hypothesis]
-    table = pub.restart(pub.UNPLANNED)
-    return model.amdahl_through_two_points(n1, table.loc["no_boost", FLR], n2, table.loc["boost", FLR])
-
-
-def fully_parallel_prediction(hypothesis: str) -> float:
-    """FLR with the boost if recovery were perfectly parallel: T_no_boost x N_before / N_after."""
-    n1, n2 = HYPOTHESES[hypothesis]
-    return float(pub.restart(pub.UNPLANNED).loc["no_boost", FLR] * n1 / n2)
-
-
-def flr_seconds(engines) -> float:
-    """FLR time (s) on ``engines`` engines under the engines hypothesis."""
-    serial, parallel = amdahl_fit(ENGINES)
-    return model.amdahl_time(engines, serial, parallel)
+FLR, HYPOTHESES, ENGINES = calibration.FLR, calibration.HYPOTHESES, calibration.ENGINES
 
 
 def _cell(filename: str, run_id: str, metric: str) -> dict:

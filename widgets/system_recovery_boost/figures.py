@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 
 from ..figure import Axis, Figure, Param
-from . import fidelity, model
+from . import calibration as cal
+from . import model
 from . import published as pub
 
 STUDY = "system_recovery_boost"
@@ -22,7 +23,7 @@ COLORS = {
     "4 engines (no boost)": "#f58518", "8 engines (boost)": "#4c78a8",
 }
 _figure = partial(Figure, STUDY, colors=COLORS)
-DEFAULT = model.Outage()
+DEFAULT = cal.DEFAULT
 TIMELINE_MIN = np.arange(0.0, 241.0, 6.0)
 
 # --- sliders ----------------------------------------------------------------------------------
@@ -44,12 +45,6 @@ DB2_START = Param("db2_start_min", "Db2 restarted after IPL", "min", 0, 60, DEFA
 THINK = Param("think_s", "Think time", "s", 0, 30, 5.0, 0.1, 2.5, static_max=15)
 DEMAND = Param("demand_ms", "CPU per transaction", "ms", 5, 200, 40.0, 1, 10, static_min=10, static_max=80)
 BACKLOG_PARAMS = (OUTAGE, CONTENTION, ARRIVALS, RESERVED, WINDOW, DB2_START)
-
-
-def outage_with(**values) -> model.Outage:
-    """The default scenario with the sliders' values for the fields they name."""
-    fields = {k: v for k, v in values.items() if k in model.Outage.__dataclass_fields__}
-    return replace(DEFAULT, **fields)
 
 
 def _quoted_marks(*keys: tuple[str, str, str]) -> pd.DataFrame:
@@ -78,7 +73,7 @@ def restart_bars(x, engines_boost):
     out = {}
     for metric in ("ipl_s",) + pub.PHASES:
         out[pub.PHASE_NAMES[metric]] = np.array([float(r[metric]) for r in rows])
-    out["forward log recovery"][3] = float(fidelity.flr_seconds(engines_boost))
+    out["forward log recovery"][3] = float(cal.flr_seconds(engines_boost))
     return {k: v[np.asarray(x, dtype=int)] for k, v in out.items()}
 
 
@@ -106,8 +101,8 @@ RESTART = _figure(
 def flr_curves(engines, tasks):
     """FLR time (s) against engines online, under each hypothesis and with a cap of k tasks."""
     n = np.asarray(engines, dtype=float)
-    s_e, p_e = fidelity.amdahl_fit(fidelity.ENGINES)
-    s_z, p_z = fidelity.amdahl_fit("zIIPs only: 2 -> 6")
+    s_e, p_e = cal.amdahl_fit(cal.ENGINES)
+    s_z, p_z = cal.amdahl_fit(cal.ZIIPS)
     # the capped model through the same two points (k >= 8: the points are unaffected by the cap)
     return {"Amdahl: engines 4 -> 8": model.amdahl_time(n, s_e, p_e),
             "Amdahl: zIIPs 2 -> 6": model.amdahl_time(np.maximum(n - 2.0, 0.5), s_z, p_z),
@@ -117,8 +112,8 @@ def flr_curves(engines, tasks):
 def _flr_points() -> pd.DataFrame:
     table = pub.restart(pub.UNPLANNED)
     return pd.DataFrame([
-        {"x": engines, "y": float(table.loc[run_id, fidelity.FLR]), "series": "published: forward log recovery",
-         "condition": label, "source": pub.cite(pub.UNPLANNED, run_id, fidelity.FLR)}
+        {"x": engines, "y": float(table.loc[run_id, cal.FLR]), "series": "published: forward log recovery",
+         "condition": label, "source": pub.cite(pub.UNPLANNED, run_id, cal.FLR)}
         for run_id, engines, label in (("no_boost", 4.0, "2 CPs + 2 zIIPs"), ("boost", 8.0, "2 CPs + 6 zIIPs"))])
 
 
@@ -133,7 +128,7 @@ FLR_SPEEDUP = _figure(
 
 
 def _timelines(**values) -> tuple[dict, dict]:
-    o = outage_with(**values)
+    o = cal.scenario(values)
     return model.backlog_timeline(o, 0.25), model.backlog_timeline(replace(o, boost_engines=0.0), 0.25)
 
 
@@ -183,7 +178,7 @@ def clear_curves(outage_min, arrival_ratio, contention):
     """Minutes after IPL until the backlog is gone, for each outage length (capped at the horizon)."""
     out = {"with boost": [], "without boost": []}
     for outage in np.asarray(outage_min, dtype=float):
-        o = outage_with(outage_min=outage, arrival_ratio=arrival_ratio, contention=contention)
+        o = cal.scenario({"outage_min": outage, "arrival_ratio": arrival_ratio, "contention": contention})
         for key, case in (("with boost", o), ("without boost", replace(o, boost_engines=0.0))):
             out[key].append(min(model.time_to_clear(case, 0.5), o.horizon_min))
     return {k: np.array(v) for k, v in out.items()}

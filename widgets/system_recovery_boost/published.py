@@ -5,10 +5,9 @@ from functools import lru_cache
 
 import pandas as pd
 
-from ..data import cite_cell, load_long, number, study_document, wide
+from ..data import citing, load_long, number, wide
 
 STUDY = "system_recovery_boost"
-DOC = study_document(STUDY)  # "Db2 13 Performance Topics, SG24-8536 (2022)"
 UNPLANNED = "t3_7_unplanned_restart.csv"
 PLANNED = "t3_8_planned_restart.csv"
 QUOTED = "s3_5_quoted.csv"
@@ -17,10 +16,8 @@ PHASE_NAMES = {"ipl_s": "IPL", "log_initialization_s": "log initialization",
                "current_status_rebuild_s": "current status rebuild",
                "forward_log_recovery_s": "forward log recovery", "backward_log_recovery_s": "backward log recovery"}
 
-
-def cite(filename: str, run_id: str, metric: str) -> str:
-    """Document, section, table and page of one printed cell (no line of the source text)."""
-    return cite_cell(STUDY, filename, run_id, metric, DOC)
+#: ``cite(filename, run_id, metric)``: document, section, table and page of one printed cell.
+cite = citing(STUDY)
 
 
 @lru_cache(maxsize=None)

@@ -1,17 +1,18 @@
-"""The live explorers of the zHyperLink chapter (notebook and Voila)."""
+"""The live explorers of the zHyperLink chapter (notebook and Voila): its readout."""
 from __future__ import annotations
 
-from ..explorer import Explorer
-from . import fidelity, model
-from . import figures as f
+from ..explorer import Explorer, study_dashboard, study_explorer
+from . import calibration, model
+
+STUDY = "zhyperlink"
 
 
-def _readout(values: dict) -> str:
+def readout(values: dict) -> str:
     """The read path at the sliders' setting: time per read with and without zHyperLink."""
-    path = f.path_with(**values)
+    path = calibration.scenario(values)
     before = model.read_time_us(path, zhyperlink=False)
     after = model.read_time_us(path, zhyperlink=True)
-    other, _ = fidelity.read_calibration()
+    other, _ = calibration.read_calibration()
     verdict = ("zHyperLink saves time per read" if after < before else
                "<b>zHyperLink costs time here</b>: the failed attempts on misses outweigh the faster hits")
     return (f"<p class='db2book-readout'>Mean read wait: {before:,.0f} µs with zHPF, {after:,.0f} µs with "
@@ -21,10 +22,9 @@ def _readout(values: dict) -> str:
 
 def explorer(*names: str) -> Explorer:
     """Sliders and charts for the named figures (default: elapsed time and the hit ratio)."""
-    chosen = [getattr(f, n.upper()) for n in names] if names else [f.ELAPSED, f.HIT_RATIO]
-    return Explorer(chosen, readout=_readout, title="zHyperLink: explore the model")
+    return study_explorer(STUDY, names, readout=readout)
 
 
 def dashboard() -> Explorer:
     """Every figure of the chapter in tabs, for a classroom projector (Voila)."""
-    return Explorer(list(f.ALL), readout=_readout, tabs=True)
+    return study_dashboard(STUDY, readout=readout)

@@ -1,4 +1,4 @@
-"""Calibration and ledger rows of the zHyperLink chapter.
+"""Ledger rows of the zHyperLink chapter (its fits are in :mod:`.calibration`), and their tolerances.
 
 The text prints percentages only. Each model therefore has as many unknowns as published
 points, or more, and the latencies it cannot determine are *assumptions* (sliders). Rows that a
@@ -8,38 +8,14 @@ benchmark measured once.
 """
 from __future__ import annotations
 
-from dataclasses import replace
-from functools import lru_cache
-
 from .. import ledger
 from ..data import number
 from ..ledger import LedgerRow
 from . import model
 from . import published as pub
+from .calibration import calibrated_path, log_share, read_calibration
 
 CHAPTER = "zHyperLink"
-ASSUMED = model.ReadPath()  # hit ratio 0.95 (the text), miss 1.5 ms, zHyperLink 20 us, try 10 us
-
-
-@lru_cache(maxsize=None)
-def read_calibration(t_miss_us: float = ASSUMED.t_miss_us, hit_ratio: float = ASSUMED.hit_ratio):
-    """(time outside reads in us, zHPF cache-hit read in us) through the two elapsed-time points."""
-    path = replace(ASSUMED, t_miss_us=t_miss_us, hit_ratio=hit_ratio)
-    n1 = pub.value("db_read_10gb_pool", "random_reads_per_tx_count")
-    n2 = pub.value("db_read_70gb_pool", "random_reads_per_tx_count")
-    r1 = -pub.value("db_read_10gb_pool", "elapsed_change_pct") / 100
-    r2 = -pub.value("db_read_70gb_pool", "elapsed_change_pct") / 100
-    return model.fit_read_model(n1, r1, n2, r2, path)
-
-
-def calibrated_path() -> model.ReadPath:
-    other, t_hit = read_calibration()
-    return replace(ASSUMED, t_hit_us=t_hit)
-
-
-def log_share() -> float:
-    """Share of commit latency that is log wait, from -54% log wait giving -24% latency."""
-    return pub.value("log_write", "latency_change_pct") / pub.value("log_write", "log_wait_change_pct")
 
 
 def option_tolerance() -> float:
@@ -92,7 +68,7 @@ def read_rows() -> list[LedgerRow]:
     for run in ("db_read_10gb_pool", "db_read_70gb_pool"):
         n = pub.value(run, "random_reads_per_tx_count")
         rows.append(LedgerRow(
-            chapter=CHAPTER, source=pub.cite(run, "elapsed_change_pct"),
+            chapter=CHAPTER, source=pub.cite(pub.RESULTS, run, "elapsed_change_pct"),
             quantity="elapsed-time reduction (%)",
             condition=f"{n:g} random reads per transaction; read model through both points: exact by construction",
             published=-pub.value(run, "elapsed_change_pct"),
@@ -117,7 +93,7 @@ def option_rows() -> list[LedgerRow]:
         ("option_activelog", b, e - a, "from ENABLE 27.4% - DATABASE 25.9%"),
     )
     return [LedgerRow(
-        chapter=CHAPTER, source=pub.cite(run, "elapsed_change_pct"),
+        chapter=CHAPTER, source=pub.cite(pub.RESULTS, run, "elapsed_change_pct"),
         quantity=f"elapsed-time reduction (%), ZHYPERLINK={run.split('_')[1].upper()}",
         condition=f"predicted by additivity {how}; tolerance: run-to-run noise", published=100 * printed,
         model=100 * modelled, tolerance=spread / printed, role="predicted",
@@ -131,12 +107,12 @@ def cpu_rows() -> list[LedgerRow]:
     c10, c70 = (_cell(r, "cpu_change_pct") for r in ("cpu_clean_lpar_10gb_pool", "cpu_clean_lpar_70gb_pool"))
     per_read = c10["value"] / n10
     return [
-        LedgerRow(chapter=CHAPTER, source=pub.cite("cpu_clean_lpar_10gb_pool", "cpu_change_pct"),
+        LedgerRow(chapter=CHAPTER, source=pub.cite(pub.RESULTS, "cpu_clean_lpar_10gb_pool", "cpu_change_pct"),
                   quantity="LPAR CPU increase (%), clean LPAR",
                   condition=f"10 GB pools, {n10:g} reads per transaction; cost per read = 13.8% / {n10:g}: exact by "
                             "construction", published=c10["value"], model=per_read * n10, tolerance=0.001,
                   role="fitted", cell=c10["key"]),
-        LedgerRow(chapter=CHAPTER, source=pub.cite("cpu_clean_lpar_70gb_pool", "cpu_change_pct"),
+        LedgerRow(chapter=CHAPTER, source=pub.cite(pub.RESULTS, "cpu_clean_lpar_70gb_pool", "cpu_change_pct"),
                   quantity="LPAR CPU increase (%), clean LPAR",
                   condition=f"70 GB pools, {n70:g} reads per transaction; predicted with the 10 GB run's cost per read",
                   published=c70["value"], model=per_read * n70,
@@ -157,12 +133,12 @@ def log_rows() -> list[LedgerRow]:
     one_way = _cell("log_write", "latency_change_pct")
     two_way = _cell("log_write_index_split", "latency_change_pct")
     return [
-        LedgerRow(chapter=CHAPTER, source=pub.cite("log_write", "latency_change_pct"),
+        LedgerRow(chapter=CHAPTER, source=pub.cite(pub.RESULTS, "log_write", "latency_change_pct"),
                   quantity="transaction latency reduction (%)",
                   condition=f"one-way data sharing, log wait -54%; log share {share:.0%} = 24/54: exact by construction",
                   published=-one_way["value"], model=100 * float(model.commit_latency_reduction(share, _cut("log_write", "log_wait_change_pct"))),
                   tolerance=0.001, role="fitted", cell=one_way["key"]),
-        LedgerRow(chapter=CHAPTER, source=pub.cite("log_write_index_split", "latency_change_pct"),
+        LedgerRow(chapter=CHAPTER, source=pub.cite(pub.RESULTS, "log_write_index_split", "latency_change_pct"),
                   quantity="transaction latency reduction (%)",
                   condition=f"two-way data sharing with index splits, log wait -63%; predicted with the one-way log "
                             f"share {share:.0%} alone", published=-two_way["value"],
@@ -170,7 +146,7 @@ def log_rows() -> list[LedgerRow]:
                   tolerance=0.5 / -two_way["value"], role="predicted", cell=two_way["key"],
                   miss="index splits make Db2 hold a latch during the log write; the latch wait (-41%) falls too, "
                        "which the one-way share cannot know"),
-        LedgerRow(chapter=CHAPTER, source=pub.cite("log_write_index_split", "latency_change_pct"),
+        LedgerRow(chapter=CHAPTER, source=pub.cite(pub.RESULTS, "log_write_index_split", "latency_change_pct"),
                   quantity="transaction latency reduction (%)",
                   condition=f"two-way, index splits: log share {share:.0%} + latch share {latch_share:.0%} fitted to "
                             "this number (latch -41%): exact by construction", published=-two_way["value"],
@@ -197,7 +173,7 @@ def repeat_rows() -> list[LedgerRow]:
         ("log_write_large_summary", "elapsed_change_pct", "log_write_large", "avg_response_time_change_pct",
          "striped logs, 128-record writes: 'a minimum of 20%' against 'approximately 20%'", ""),
     )
-    return [ledger.repeat_row(CHAPTER, pub.cite(run, metric), "reduction as printed twice (%)", how,
+    return [ledger.repeat_row(CHAPTER, pub.cite(pub.RESULTS, run, metric), "reduction as printed twice (%)", how,
                               _cell(run, metric), _cell(other, other_metric), miss=miss)
             for run, metric, other, other_metric, how, miss in pairs]
 

@@ -1,15 +1,14 @@
 """The zHyperLink chapter's figures (one model, three surfaces)."""
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import partial
 
 import numpy as np
 import pandas as pd
 
 from ..figure import Axis, Figure, Param
-from ..lru import lru_miss_ratio
-from . import fidelity, model
+from . import calibration as cal
+from . import model
 from . import published as pub
 
 STUDY = "zhyperlink"
@@ -22,13 +21,7 @@ COLORS = {
     "zHPF": "#f58518", "zHyperLink": "#4c78a8", "published: reads per transaction": "#222222",
 }
 _figure = partial(Figure, STUDY, colors=COLORS)
-A = fidelity.ASSUMED
-
-
-def path_with(**values) -> model.ReadPath:
-    """The calibrated read path with the sliders' values for the fields they name."""
-    fields = {k: v for k, v in values.items() if k in model.ReadPath.__dataclass_fields__}
-    return replace(fidelity.calibrated_path(), **fields)
+A = cal.ASSUMED
 
 
 # --- sliders ----------------------------------------------------------------------------------
@@ -51,7 +44,7 @@ SKEW = Param("skew", "Popularity skew", "", 0.3, 0.95, 0.7, 0.01, 0.1, static_mi
 
 def _point(run: str, metric: str, x: float, y: float, series: str, condition: str, model_series: str = "") -> dict:
     """A published point; ``model_series`` names the model line it belongs to (it takes that line's colour)."""
-    return {"x": x, "y": y, "series": series, "condition": condition, "source": pub.cite(run, metric),
+    return {"x": x, "y": y, "series": series, "condition": condition, "source": pub.cite(pub.RESULTS, run, metric),
             "model_series": model_series}
 
 
@@ -60,10 +53,9 @@ def _point(run: str, metric: str, x: float, y: float, series: str, condition: st
 
 def elapsed_curves(reads, hit_ratio, t_miss_us, **live):
     """Elapsed-time cut (%) from zHyperLink reads, with the calibrated time outside reads."""
-    other, _ = fidelity.read_calibration()
-    return {"model: zHyperLink reads": 100 * model.elapsed_reduction(reads, other,
-                                                                      path_with(hit_ratio=hit_ratio, t_miss_us=t_miss_us,
-                                                                            **live))}
+    other, _ = cal.read_calibration()
+    path = cal.scenario({"hit_ratio": hit_ratio, "t_miss_us": t_miss_us, **live})
+    return {"model: zHyperLink reads": 100 * model.elapsed_reduction(reads, other, path)}
 
 
 ELAPSED = _figure(
@@ -81,8 +73,8 @@ ELAPSED = _figure(
 
 def hit_curves(hit_pct, reads, t_miss_us):
     """Elapsed-time cut (%) against the disk-cache hit ratio (%), at a number of reads."""
-    other, _ = fidelity.read_calibration()
-    path = path_with(hit_ratio=np.asarray(hit_pct, dtype=float) / 100, t_miss_us=t_miss_us)
+    other, _ = cal.read_calibration()
+    path = cal.scenario({"hit_ratio": np.asarray(hit_pct, dtype=float) / 100, "t_miss_us": t_miss_us})
     return {"model: zHyperLink reads": 100 * model.elapsed_reduction(reads, other, path)}
 
 
@@ -92,25 +84,17 @@ HIT_RATIO = _figure(
     Axis("cut", "Elapsed-time reduction (%)", format=".0f"), np.arange(30.0, 100.5, 2.5), hit_curves, (READS, MISS),
     marks=pd.DataFrame([
         {"x": 75.0, "label": "75-80%: 'little to no benefit' below", "source": pub.cite(
-            "read_eligibility", "disk_cache_hit_threshold_low_pct", pub.LIMITS)},
-        {"x": 95.0, "label": "95%: the measurements", "source": pub.cite("db_read_environment",
+            pub.LIMITS, "read_eligibility", "disk_cache_hit_threshold_low_pct")},
+        {"x": 95.0, "label": "95%: the measurements", "source": pub.cite(pub.RESULTS, "db_read_environment",
                                                                          "disk_cache_hit_rate_max_pct")}]),
     subtitle="A slow miss dominates the read time: the cheaper the hits become, the more the misses matter.")
 
 # --- 3. CPU: spin against task switch, by processor speed -----------------------------------------
 
 
-def _cpu_shares(break_even_speed: float) -> tuple[float, float]:
-    """(spin, switch) shares per read that give +13.8% at 28 reads on the z14 and break even there."""
-    n = pub.value("db_read_10gb_pool", "random_reads_per_tx_count")
-    change = pub.value("cpu_clean_lpar_10gb_pool", "cpu_change_pct") / 100
-    spin = change / n / (1 - break_even_speed)
-    return spin, spin * break_even_speed
-
-
 def cpu_curves(speed, break_even_speed, background_factor):
     """CPU change (%) per transaction against processor speed (x the z14)."""
-    spin, switch = _cpu_shares(break_even_speed)
+    spin, switch = cal.cpu_shares(break_even_speed)
     return {"10 GB pools (28 reads)": 100 * model.cpu_change(28, speed, spin, switch),
             "70 GB pools (7½ reads)": 100 * model.cpu_change(7.5, speed, spin, switch),
             "10 GB pools, with background work": 100 * model.cpu_change(28, speed, spin, switch * background_factor)}
@@ -157,9 +141,8 @@ OPTIONS = _figure(
 def latency_curves(wait_cut_pct, latch_share):
     """Commit-latency cut (%) against the log-wait cut, with the log share from the 1-way insert test."""
     w = np.asarray(wait_cut_pct, dtype=float) / 100
-    share = fidelity.log_share()
-    latch_cut = pub.value("log_write_index_split", "latch_time_change_pct") / pub.value(
-        "log_write_index_split", "log_wait_change_pct")  # latch falls in proportion: 41/63
+    share = cal.log_share()
+    latch_cut = cal.latch_cut_per_wait_cut()  # the latch falls in proportion: 41/63
     both = model.commit_latency_reduction(min(share, 1 - latch_share), w, latch_share, np.clip(w * latch_cut, 0, 1))
     return {"log wait only": 100 * model.commit_latency_reduction(share, w), "log wait and latch": 100 * both}
 
@@ -178,43 +161,25 @@ LATENCY = _figure(
 # --- 6. memory or zHyperLink? ----------------------------------------------------------------------
 
 
-def _reads_curve(skew: float):
-    """Random reads per transaction against total pool size, through 28 at 10 GB and 7.5 at 70 GB.
-
-    Same LRU miss-curve shape as the large-memory chapter; the amplitude and the re-referenced
-    data size are solved from the two published points for the chosen skew.
-    """
-    from scipy.optimize import brentq
-
-    n10, n70 = 28.0, 7.5
-
-    def ratio_gap(ws):
-        return lru_miss_ratio(70 / ws, skew) / lru_miss_ratio(10 / ws, skew) - n70 / n10
-
-    ws = brentq(ratio_gap, 70.5, 1e6)
-    amplitude = n10 / float(lru_miss_ratio(10 / ws, skew))
-    return lambda gb: amplitude * lru_miss_ratio(np.asarray(gb, dtype=float) / ws, skew)
-
-
 def memory_curves(pool_gb, hit_ratio, skew):
     """Transaction elapsed time (ms) against buffer pool size, with zHPF and with zHyperLink."""
-    other, _ = fidelity.read_calibration()
-    reads = _reads_curve(skew)(pool_gb)
-    path = path_with(hit_ratio=hit_ratio)
+    other, _ = cal.read_calibration()
+    reads = cal.reads_per_transaction(pool_gb, skew)
+    path = cal.scenario({"hit_ratio": hit_ratio})
     return {"zHPF": model.elapsed_us(reads, other, path, zhyperlink=False) / 1000,
             "zHyperLink": model.elapsed_us(reads, other, path, zhyperlink=True) / 1000}
 
 
 def _memory_points() -> pd.DataFrame:
-    other, _ = fidelity.read_calibration()
-    path = fidelity.calibrated_path()
+    other, _ = cal.read_calibration()
+    path = cal.calibrated_path()
     rows = []
-    for run, gb in (("db_read_10gb_pool", 10.0), ("db_read_70gb_pool", 70.0)):
+    for run, gb in cal.POOLS_GB.items():
         n = pub.value(run, "random_reads_per_tx_count")
         rows.append({"x": gb, "y": float(model.elapsed_us(n, other, path, zhyperlink=False)) / 1000,
                      "series": "published: reads per transaction",
                      "condition": f"{n:g} reads per transaction at {gb:g} GB (placed on the zHPF model)",
-                     "source": pub.cite(run, "random_reads_per_tx_count")})
+                     "source": pub.cite(pub.RESULTS, run, "random_reads_per_tx_count")})
     return pd.DataFrame(rows)
 
 

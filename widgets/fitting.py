@@ -1,0 +1,58 @@
+"""Fitting helpers shared by every study's ``calibration.py`` (pure numpy, no plotting).
+
+* :func:`relative_lsq`: linear least squares on relative residuals;
+* :func:`rms`: root-mean-square of relative errors; :func:`band`: the tolerance band a fit argues;
+* :func:`scenario`: a calibrated default with the fields a set of slider values names replaced.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Iterable, Mapping, TypeVar
+
+import numpy as np
+
+T = TypeVar("T")
+
+
+def relative_lsq(x, y) -> np.ndarray:
+    """Coefficients c minimising sum((X c / y - 1)^2): least squares on relative residuals.
+
+    ``x`` is the design (one row per point, one column per coefficient, or a vector for one
+    coefficient); ``y`` the published values, in any unit (the coefficients come out in the units
+    that make ``X c`` that unit).
+    """
+    x = np.atleast_2d(np.asarray(x, dtype=float).T).T
+    y = np.asarray(y, dtype=float)
+    coef, *_ = np.linalg.lstsq(x / y[:, None], np.ones_like(y), rcond=None)
+    return coef
+
+
+def rms(errors) -> float:
+    """Root-mean-square of relative errors (fractions in, a fraction out)."""
+    e = np.asarray(errors, dtype=float)
+    return float(np.sqrt(np.mean(e ** 2)))
+
+
+def band(fit_rms: float) -> float:
+    """Twice the RMS relative residual, rounded up to two significant digits (a fraction)."""
+    x = 2.0 * fit_rms
+    if x <= 0:
+        return 1e-9
+    scale = 10 ** (math.floor(math.log10(x)) - 1)
+    return math.ceil(x / scale - 1e-9) * scale
+
+
+def scenario(default: T, values: Mapping[str, float], passthrough: Iterable[str] = ()) -> T:
+    """``default`` (a dataclass: the calibrated scenario) with the fields that ``values`` names replaced.
+
+    A name that is neither a field of ``default`` nor listed in ``passthrough`` (slider names
+    that the caller consumes itself, such as the x axis or a figure's own setting) is an error
+    naming the valid fields, never silently ignored.
+    """
+    fields = {f.name for f in dataclasses.fields(default)}
+    unknown = sorted(set(values) - fields - set(passthrough))
+    if unknown:
+        raise ValueError(f"{type(default).__name__}: no field named {', '.join(map(repr, unknown))}; "
+                         f"the fields are {', '.join(sorted(fields))}")
+    return dataclasses.replace(default, **{k: v for k, v in values.items() if k in fields})

@@ -1,0 +1,83 @@
+"""The book's studies, declared once, in book order.
+
+Each study is a subpackage ``widgets.<slug>`` with the chapter ``chapters/<slug>.md`` and the
+dashboard ``dashboards/<slug>.ipynb``. The ledger, the tests, the bench, the dashboards and the
+classroom generators read :data:`STUDIES`; nothing else lists the studies.
+
+Importing this module is light (no plotting library): a study's figures module is imported when
+its figures are asked for (:meth:`Study.figures`), and only then.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover - annotations only
+    from .figure import Figure
+
+
+@dataclass(frozen=True)
+class Study:
+    """One study of the book: its package, its chapter's title and its explorers' defaults.
+
+    ``explore`` names the figures (``Figure.name``) the chapter's explorer opens with;
+    ``explorer_title`` heads that explorer. The dashboard shows every figure, in tabs when ``tabs``.
+    """
+
+    slug: str  # package widgets.<slug>, chapters/<slug>.md, dashboards/<slug>.ipynb, data/<slug>/
+    title: str  # the chapter's title, as its page heads it
+    explore: tuple[str, ...]  # the figures the live explorer opens with
+    explorer_title: str
+    tabs: bool = True  # the dashboard puts each figure in a tab of its own
+
+    @property
+    def package(self) -> str:
+        return f"widgets.{self.slug}"
+
+    def module(self, name: str) -> ModuleType:
+        """``widgets.<slug>.<name>`` (``model``, ``calibration``, ``fidelity``, ``figures``, ...), imported."""
+        return importlib.import_module(f"{self.package}.{name}")
+
+    def figures(self) -> dict[str, "Figure"]:
+        """Every figure of the chapter by name, in the order the figures module declares them (``ALL``)."""
+        return {fig.name: fig for fig in self.module("figures").ALL}
+
+    def figure(self, name: str) -> "Figure":
+        """One figure by its name (``"backlog_utilisation"``); ValueError naming the valid ones."""
+        figures = self.figures()
+        if name not in figures:
+            raise ValueError(f"{self.slug}: no figure named {name!r}; choose from {', '.join(figures)}")
+        return figures[name]
+
+
+STUDIES: tuple[Study, ...] = (
+    Study("large_memory", "Large memory for DB2 buffer pools", ("sync_reads", "itr"),
+          "Large memory: explore the model"),
+    Study("hit_ratio_dead", "The buffer pool hit ratio is dead", ("threshold", "reads"),
+          "The hit ratio is dead: explore the models"),
+    Study("fast_index_traversal", "Fast index traversal: skipping the walk down the tree", ("select", "levels"),
+          "Fast index traversal: explore the model"),
+    Study("zhyperlink", "zHyperLink: when spinning beats waiting", ("elapsed", "hit_ratio"),
+          "zHyperLink: explore the model"),
+    Study("system_recovery_boost", "System Recovery Boost: buying back the hour after an outage",
+          ("backlog_etr", "backlog_wait"), "System Recovery Boost: explore the model"),
+    Study("sql_data_insights", "SQL Data Insights: training a model on a table", ("vocabulary", "concurrency"),
+          "SQL Data Insights: explore the models"),
+)
+
+SLUGS: tuple[str, ...] = tuple(s.slug for s in STUDIES)
+
+
+def study(slug: str) -> Study:
+    """The study named ``slug``; ValueError naming the valid slugs."""
+    for s in STUDIES:
+        if s.slug == slug:
+            return s
+    raise ValueError(f"study={slug!r} is not one of the book's studies: {', '.join(SLUGS)}")
+
+
+def all_figures() -> dict[str, "Figure"]:
+    """Every figure of the book by its qualified key ``"<study>.<figure>"``, in book order."""
+    return {fig.key: fig for s in STUDIES for fig in s.figures().values()}
