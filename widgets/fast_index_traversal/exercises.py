@@ -137,7 +137,7 @@ def _diagnose(rng, seed):
 
 def _ftb_solution(facts: dict, d: dict) -> str:
     """The worked solution of a diagnosis problem, in words, citing the Redbook."""
-    limit_cite = P.cite("db2_13_fl500", "unique_key_size_max_bytes")
+    limit_cite = P.cite(P.RESULTS, "db2_13_fl500", "unique_key_size_max_bytes")
     probes = facts["traversals"] / (60.0 * facts["minutes"])
     steps = []
     if d["eligible"]:
@@ -151,12 +151,12 @@ def _ftb_solution(facts: dict, d: dict) -> str:
                  f"{probes:,.1f} probes a second x {facts['levels'] - 1} = {d['getpages_saved_per_s']:,.0f} getpages "
                  f"a second, worth {d['cpu_saved_us_per_s']:,.0f} µs of CPU a second at {facts['us_per_getpage']} µs "
                  "each. That price is an upper bound: the release comparison of "
-                 f"{P.cite('db2_13_fl501', 'getpage_per_commit_count', P.T43)} credits FTB with every other change "
+                 f"{P.cite(P.T43, 'db2_13_fl501', 'getpage_per_commit_count')} credits FTB with every other change "
                  "too.")
     if facts["members"] > 1:
         steps.append(f"Each split notifies the {facts['members'] - 1} other member(s): {facts['splits_per_s']:g} x "
                      f"{facts['members'] - 1} x {facts['us_per_notify']} µs = {d['notify_cost_us_per_s']:,.0f} µs of "
-                     f"IRLM CPU a second (a rough price: {P.cite('db2_13_fl501_mem1', 'irlm_cpu_ms', P.T45)} prints "
+                     f"IRLM CPU a second (a rough price: {P.cite(P.T45, 'db2_13_fl501_mem1', 'irlm_cpu_ms')} prints "
                      "the message counts to two decimals).")
     else:
         steps.append("Without data sharing there are no notify messages to pay for.")
@@ -172,7 +172,7 @@ def _ftb_solution(facts: dict, d: dict) -> str:
                                                   if facts["level"].startswith("Db2 12") else "."))
     gp, cpu = -P.value("nds_results", "getpage_change_pct"), -P.value("nds_results", "db2_total_cpu_change_pct")
     steps.append(f"Either way, a getpage saved is not a CPU percent saved: FTB's own tests measured up to {gp:.0f}% "
-                 f"fewer getpages for up to {cpu:.0f}% less Db2 CPU ({P.cite('nds_results', 'db2_total_cpu_change_pct')}).")
+                 f"fewer getpages for up to {cpu:.0f}% less Db2 CPU ({P.cite(P.RESULTS, 'nds_results', 'db2_total_cpu_change_pct')}).")
     return "\n\n".join(steps)
 
 

@@ -134,7 +134,7 @@ def _diagnose(rng, seed):
 
 def _zhl_solution(facts: dict, d: dict) -> str:
     """The worked solution of a diagnosis problem, in words, citing the Redbook."""
-    band = P.cite("read_eligibility", "disk_cache_hit_threshold_high_pct", P.LIMITS)
+    band = P.cite(P.LIMITS, "read_eligibility", "disk_cache_hit_threshold_high_pct")
     steps = [f"Only cache hits can go the fast way. QWACAWCD / reads = {facts['qwacawcd']} / {facts['sync_reads']} = "
              f"{d['hit_share_pct']:.1f}%. Below 75-80% the Redbook expects \"little to no\" benefit ({band})."]
     steps.append(f"Today a hit waits QWACAWTD / QWACAWCD = {d['t_hit_us']:,.0f} µs and a miss the rest of the class 3 "
@@ -151,11 +151,11 @@ def _zhl_solution(facts: dict, d: dict) -> str:
                         "wins." if d["cut_pct"] >= facts["goal_pct"] else "")
                      + " Look at memory first: a bigger buffer pool removes the reads themselves; the Redbook "
                      "recommends zHyperLink reads where memory cannot grow "
-                     f"({P.cite('read_conclusion', 'midrange_hardware')}).")
+                     f"({P.cite(P.RESULTS, 'read_conclusion', 'midrange_hardware')}).")
     else:
         steps.append("Decision: not a candidate for this site: the reads are cache hits, but they are too small a part "
                      "of the elapsed time for the cut to reach the goal.")
-    busy = P.cite("read_cpu_cost", "busy_system_cpu_util_min_pct", P.LIMITS)
+    busy = P.cite(P.LIMITS, "read_cpu_cost", "busy_system_cpu_util_min_pct")
     clean = P.value("cpu_clean_lpar_10gb_pool", "cpu_change_pct")
     if d["cpu_rise_expected"]:
         steps.append(f"CPU: at {facts['lpar_busy_pct']}% busy on a full-speed processor, plan for a visible rise in CPU "
