@@ -28,7 +28,7 @@ node_modules/.installed: package.json package-lock.json
 	touch node_modules/.installed
 
 ## book: build the whole site strictly (warnings are errors) into _build/html
-book: venv
+book: venv node
 	DB2BOOK_BUILD=1 $(BIN)/jupyter-book build --all -W -n --keep-going .
 
 ## serve: serve the built site on http://127.0.0.1:$(PORT)

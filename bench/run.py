@@ -15,6 +15,7 @@ import fnmatch
 import json
 import os
 import platform
+import re
 import shutil
 import statistics
 import subprocess
@@ -203,17 +204,61 @@ class ByteCounter:
     def __init__(self, context, page):
         self.bytes = 0
         self.requests = 0
+        self.by_url: dict[str, int] = {}
+        self._urls: dict[str, str] = {}
         self.cdp = context.new_cdp_session(page)
+        self.cdp.on("Network.responseReceived", self._response)
         self.cdp.on("Network.loadingFinished", self._done)
         self.cdp.send("Network.enable")
 
+    def _response(self, event):
+        self._urls[event["requestId"]] = event["response"]["url"]
+
     def _done(self, event):
-        self.bytes += int(event.get("encodedDataLength") or 0)
+        size = int(event.get("encodedDataLength") or 0)
+        self.bytes += size
         self.requests += 1
+        url = self._urls.get(event["requestId"], "?")
+        self.by_url[url] = self.by_url.get(url, 0) + size
 
     def reset(self):
         self.bytes = 0
         self.requests = 0
+        self.by_url = {}
+
+
+#: The parts of a page's weight, by what each response is (the first pattern that matches).
+WEIGHT_PARTS = (("Vega runtime and chart code", "/_static/vega/"), ("fonts", (".woff2", ".woff", ".ttf")),
+                ("theme stylesheets", ".css"), ("theme scripts", ".js"))
+CHART_CALL = re.compile(r"<script>window\.db2bookEmbed\(.*?\);</script>", re.S)
+
+
+def weight_parts(by_url: dict[str, int], page: str) -> dict[str, int]:
+    """A page's transfer split into its parts (bytes): the page's own HTML, and in it the charts'
+    compiled specs and tables (measured on the built file), the Vega runtime, stylesheets, fonts,
+    scripts and anything else."""
+    parts = {"page HTML (text, tables, navigation)": 0, "page HTML: chart specs and their data": 0}
+    parts.update({name: 0 for name, _ in WEIGHT_PARTS})
+    parts["other"] = 0
+    own = f"/{page}.html"
+    for url, size in by_url.items():
+        path = url.split("?", 1)[0]
+        if path.endswith(own):
+            built = SITE / f"{page}.html"
+            charts = sum(len(m.group(0).encode()) for m in CHART_CALL.finditer(built.read_text(encoding="utf-8"))) \
+                if built.exists() else 0
+            charts = min(charts, size)
+            parts["page HTML: chart specs and their data"] += charts
+            parts["page HTML (text, tables, navigation)"] += size - charts
+            continue
+        for name, pattern in WEIGHT_PARTS:
+            if (path.endswith(pattern) if isinstance(pattern, tuple) else
+                    (pattern in path if pattern.startswith("/") else path.endswith(pattern))):
+                parts[name] += size
+                break
+        else:
+            parts["other"] += size
+    return parts
 
 
 def _site_missing() -> str | None:
@@ -254,6 +299,9 @@ def bench_pages(rows: Rows, b, base: str) -> None:
                 tti = _load(page, url)
                 goal_cold = f"<= {CHAPTER_COLD_GOAL_KB} KB" if name in CHAPTER_PAGES else NO_GOAL
                 rows.measured(n_cold, counter.bytes / KB, "KB", goal_cold, note=f"{counter.requests} responses")
+                if name in CHAPTER_PAGES:  # what the cold weight is made of
+                    for part, size in weight_parts(counter.by_url, name).items():
+                        rows.measured(f"  part of cold weight: {name}: {part}", size / KB, "KB")
                 rows.measured(n_tti, tti, "ms")
             finally:
                 ctx.close()

@@ -1,6 +1,7 @@
 """How tables, charts and pages are written for the reader (no browser needed)."""
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
@@ -11,7 +12,7 @@ import pytest
 
 from widgets.data import printed_table
 from widgets.figure import static_chart
-from widgets.render import describe, embed_html
+from widgets.render import compact_data, describe, embed_html
 from widgets.tables import MAX_COLUMNS, cell_text, table_html
 from widgets.zhyperlink import figures as ZHL
 
@@ -65,14 +66,57 @@ def test_a_chart_fits_its_container_and_carries_a_text_alternative_and_its_data(
     spec = static_chart(ZHL.CPU).to_dict()
     markup = embed_html(spec)
     payload = markup.split("window.db2bookEmbed(", 1)[1]
-    assert '"width":"container"' in payload and '"subtitle"' not in payload  # the title is text on the page
+    vega = json.loads(re.match(r'"[^"]+", (.*)\);</script>', payload).group(1))
+    # compiled to Vega at build time: the page needs no Vega-Lite compiler
+    assert vega["$schema"].endswith("/vega/v6.json") and "vega-lite" not in payload
+    width = next(sig for sig in vega["signals"] if sig["name"] == "width")
+    assert "containerSize()" in json.dumps(width)  # the chart takes its container's width
+    assert '"subtitle"' not in payload  # the title is text on the page
     assert 'class="db2book-chart-title">Spinning costs more on a faster processor' in markup
     assert "Sliders: Break-even processor speed" in describe(spec)
-    assert '"description":"Spinning costs more' in payload
+    assert vega["description"].startswith("Spinning costs more")
     # the data disclosure lists every published point at its printed precision, with its source
     rows = re.findall(r"<tr><td>(.*?)</tr>", markup.split("<details", 1)[1])
     assert len(rows) == len(ZHL.CPU.published)
     assert all("§3.10" in r for r in rows) and any("<td>13.8</td>" in r for r in rows)
+
+
+def _rebuilt_rows(vega: dict, k: int) -> list[dict]:
+    """The rows the page's sequence and formula transforms make from a compacted table (in Python)."""
+    data = vega["data"][k]
+    columns = next(sig["value"] for sig in vega["signals"] if sig["name"] == f"db2book_table_{k}")
+    sequence, formulas = data["transform"][0], data["transform"][1:1 + len(columns)]
+    assert sequence["type"] == "sequence" and all(f["type"] == "formula" for f in formulas)
+    rows = []
+    for i in range(sequence["start"], sequence["stop"]):
+        row = {}
+        for f, col in zip(formulas, columns):
+            row[f["as"]] = (col["u"][(i // col["r"]) % len(col["u"])] if "r" in col
+                            else col["u"][col["k"][i]] if "k" in col else col["v"][i])
+        rows.append(row)
+    return rows
+
+
+def test_a_charts_tables_go_to_the_page_as_columns_and_come_back_as_the_same_rows():
+    xs = [float(2 ** (i / 4)) for i in range(40)]
+    grid = pd.DataFrame({"pool": np.repeat([10.0, 20.0, 30.0], 40), "x": np.tile(xs, 3),
+                         "model": np.round(np.linspace(0.1234, 98.76, 120), 4)})
+    csv = grid.to_csv(index=False, float_format="%.8g")
+    points = [{"series": "Table 5", "source": "SG24-8536, Table 5, p. 40", "x": float(i), "y": 0.5 * i}
+              for i in range(60)]
+    vega = {"data": [{"name": "grid", "values": csv,
+                      "format": {"type": "csv", "parse": {c: "number" for c in grid.columns}}},
+                     {"name": "points", "values": points},
+                     {"name": "derived", "source": "grid", "transform": [{"type": "filter", "expr": "true"}]}]}
+    compact = compact_data(json.loads(json.dumps(vega)))
+    assert "values" not in compact["data"][0] and "values" not in compact["data"][1]
+    assert len(json.dumps(compact)) < 0.7 * len(json.dumps(vega))
+    printed = [{c: float(f"{v:.8g}") for c, v in row.items()} for row in grid.to_dict("records")]
+    assert _rebuilt_rows(compact, 0) == printed  # the numbers the CSV carried, exactly
+    assert _rebuilt_rows(compact, 1) == points
+    assert compact["data"][2] == vega["data"][2]  # a derived table is left as it was
+    columns = next(s["value"] for s in compact["signals"] if s["name"] == "db2book_table_0")
+    assert columns[0] == {"u": [10, 20, 30], "r": 40} and columns[1]["r"] == 1 and len(columns[1]["u"]) == 40
 
 
 def test_a_published_point_takes_its_lines_colour():
@@ -109,3 +153,51 @@ def test_pages_are_mended_for_console_and_screen_readers():
     assert 'aria-label="Search"' not in fixed and 'aria-label="Toggle hidden content"' not in fixed
     assert '<div class="citation" id="id2" role="listitem">' in fixed
     assert offline_assets.fix_page("<pre>x</pre>") == '<pre tabindex="0">x</pre>'
+
+
+def test_pages_leave_out_what_they_do_not_use():
+    head = ('<head>\n    <link rel="stylesheet" type="text/css" href="../_static/sphinx-design.min.css?v=6a604523" />\n'
+            '    <script data-sd-tabs-storage-prefix="sphinx-design-tab-id-" src="../_static/design-tabs.js?v=1"></script>\n'
+            '    <script src="../_static/searchtools.js"></script>\n    <script src="../_static/language_data.js"></script>\n'
+            '    <script src="../searchindex.js"></script>\n</head><body><p>text</p></body>')
+    fixed = offline_assets.fix_page(head)
+    assert "searchindex" not in fixed and "searchtools" not in fixed and "sphinx-design" not in fixed
+    assert "searchindex.js" in offline_assets.fix_page(head, is_search_page=True)  # the search page needs it
+    with_tabs = head.replace("<p>text</p>", '<div class="sd-tab-set">tabs</div>')
+    assert "sphinx-design.min.css" in offline_assets.fix_page(with_tabs)
+
+
+def test_only_the_icons_the_book_names_stay_in_the_stylesheet():
+    css = ('.fa-github:before{content:"\\f09b"}.fa-rocket:before{content:"\\f135"}'
+           '.fa-arrow-up:before,.fa-up:before{content:"\\f062"}.bd-x{color:red}')
+    pruned, codepoints = offline_assets.prune_icon_css(css, {"fa-github", "fa-up", "fa-solid"})
+    assert pruned == '.fa-github:before{content:"\\f09b"}.fa-up:before{content:"\\f062"}.bd-x{color:red}'
+    assert codepoints == {0xF09B, 0xF062}
+
+
+def test_the_theme_stylesheet_keeps_every_rule_that_can_match():
+    css = ('/*! Bootstrap, MIT licence */:root{--x:1}.carousel-item{display:none}.navbar,.carousel{color:red}'
+           ':is(.navbar, .toast) a{margin:0}@media (min-width:960px){.toast{top:0}.bd-sidebar{width:20%}}'
+           '.bs-tooltip-top{inset:0}a[href^=".pdf"]{color:blue}')
+    out = offline_assets.purge_css(css, {"navbar", "bd-sidebar", "bs-tooltip-"})
+    assert out.startswith("/*! Bootstrap, MIT licence */")
+    assert ":root{--x:1}" in out and ".navbar{color:red}" in out and "carousel" not in out
+    assert ":is(.navbar, .toast) a{margin:0}" in out  # may match through .navbar
+    assert "@media (min-width:960px){.bd-sidebar{width:20%}}" in out
+    assert ".bs-tooltip-top{inset:0}" in out  # a script builds it from "bs-tooltip-"
+    assert 'a[href^=".pdf"]{color:blue}' in out
+
+
+def test_a_rule_label_reads_away_from_the_nearer_edge():
+    """A label right of its rule runs off a chart's right edge (and is cut): in the right half it
+    is drawn left of its rule."""
+    spec = static_chart(ZHL.HIT_RATIO).to_dict()
+    texts = [layer for layer in spec["layer"] if (layer.get("mark") or {}).get("type") == "text"
+             and "stroke" not in layer["mark"]]  # the words, not their white halo
+    assert {t["mark"]["align"] for t in texts} == {"left", "right"}
+    xs = np.asarray(ZHL.HIT_RATIO.x_values, dtype=float)
+    middle = (xs.min() + xs.max()) / 2
+    for label in ZHL.HIT_RATIO.marks.itertuples():
+        shown = [t for t in texts if eval(t["transform"][-1]["filter"].replace("datum.x", repr(float(label.x))))]
+        assert len(shown) == 1, label
+        assert shown[0]["mark"]["align"] == ("right" if label.x > middle else "left"), label

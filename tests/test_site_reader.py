@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tools.site import AXE_JS, ROOT, SITE, browser, open_page, serve
+from tools.site import AXE_JS, JS_CHARTS_DRAWN, ROOT, SITE, browser, open_page, serve
 
 from tests.test_site import CHAPTERS, PAGES
 
@@ -144,3 +144,32 @@ def test_every_chart_has_a_text_alternative_and_its_data(site, page_name):
 def test_node_axe_core_is_installed_by_the_project():
     assert AXE_JS.exists(), "run `make node` (npm ci installs axe-core from package-lock.json)"
     assert AXE_JS.is_relative_to(ROOT)
+
+
+#: A chapter's first load with an empty cache, in bytes over the wire (issue 11's goal: 1.5 MB).
+COLD_WEIGHT_LIMIT = 1_500_000
+
+
+@pytest.mark.parametrize("page_name", list(CHAPTERS))
+def test_a_chapters_first_load_weighs_at_most_1_5_mb(site, page_name):
+    """Bytes are deterministic (this is not a timing): every response the page needs until its
+    charts are drawn, headers included, from a fresh browser with an empty cache."""
+    base, b = site
+    ctx = b.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = ctx.new_page()
+        sizes: dict[str, int] = {}
+        urls: dict[str, str] = {}
+        cdp = ctx.new_cdp_session(page)
+        cdp.on("Network.responseReceived", lambda e: urls.__setitem__(e["requestId"], e["response"]["url"]))
+        cdp.on("Network.loadingFinished", lambda e: sizes.__setitem__(e["requestId"], int(e["encodedDataLength"])))
+        cdp.send("Network.enable")
+        page.goto(f"{base}/{page_name}.html", wait_until="networkidle")
+        page.wait_for_function(JS_CHARTS_DRAWN, timeout=30_000)
+        page.wait_for_load_state("networkidle")
+        total = sum(sizes.values())
+        biggest = sorted(((n, urls.get(k, "?").replace(base, "")) for k, n in sizes.items()), reverse=True)[:5]
+        assert total <= COLD_WEIGHT_LIMIT, f"{page_name}: {total:,} bytes cold; the biggest: {biggest}"
+        assert sizes, "no response was counted"
+    finally:
+        ctx.close()

@@ -125,8 +125,9 @@ class RequestLog:
         return self.console_errors + self.page_errors
 
 
-#: JavaScript: true when every chart on the page has drawn.
-JS_CHARTS_DRAWN = "() => [...document.querySelectorAll('.db2book-chart')].every(e => e.dataset.rendered === 'true')"
+#: JavaScript: true when the page is parsed (every chart is in it) and every chart has drawn.
+JS_CHARTS_DRAWN = ("() => document.readyState !== 'loading' && "
+                   "[...document.querySelectorAll('.db2book-chart')].every(e => e.dataset.rendered === 'true')")
 
 
 def open_page(b, url: str, timeout_ms: float = 30_000, **context):

@@ -248,9 +248,17 @@ def _layers(fig: Figure, model_data, series_cols: list[str], filters: list[str])
         rule = alt.Chart(fig.marks).encode(
             x=alt.X("x:Q"), tooltip=[alt.Tooltip("label:N", title="quoted"), alt.Tooltip("source:N", title="source")])
         layers.append(rule.mark_rule(strokeDash=[5, 4], color="#555", strokeWidth=1.5))
-        layers.append(rule.transform_window(row="row_number()").transform_calculate(
-            label_y="4 + 13 * (datum.row - 1)").mark_text(align="left", dx=4, fontSize=11, color="#333").encode(
-            text="label:N", y=alt.Y("label_y:Q", scale=None)))
+        labels = rule.transform_window(row="row_number()").transform_calculate(label_y="4 + 13 * (datum.row - 1)")
+        # a label reads away from the nearer edge: right of its rule in the left half, left of it in
+        # the right half, so that no label runs off the plot (and is cut) at the right edge
+        middle = _middle(fig)
+        # each label is drawn twice, first as a white halo, so that a neighbouring rule or a line
+        # that crosses it passes under the words instead of through them
+        for keep, align, dx in ((f"datum.x <= {middle!r}", "left", 4), (f"datum.x > {middle!r}", "right", -4)):
+            for halo in ({"stroke": "white", "strokeWidth": 3, "strokeJoin": "round"}, {}):
+                layers.append(labels.transform_filter(keep).mark_text(align=align, dx=dx, fontSize=11, color="#333",
+                                                                      **halo)
+                              .encode(text="label:N", y=alt.Y("label_y:Q", scale=None)))
     if fig.published is not None and len(fig.published):
         shown = published_points(fig)
         # a point that belongs to a model line takes that line's colour; the legend keeps its shape
@@ -276,6 +284,13 @@ def _layers(fig: Figure, model_data, series_cols: list[str], filters: list[str])
         width=WIDTH, height=HEIGHT,
         title=alt.TitleParams(fig.title, subtitle=subtitle, anchor="start"),
     )
+
+
+def _middle(fig: Figure) -> float:
+    """The middle of the x axis (of its logarithm, on a log scale), in x's unit."""
+    xs = np.asarray(fig.x_values, dtype=float)
+    lo, hi = float(xs.min()), float(xs.max())
+    return float(np.sqrt(lo * hi)) if fig.x.scale == "log" and lo > 0 else (lo + hi) / 2
 
 
 def printed_number(value: float) -> str:

@@ -1,8 +1,10 @@
 """How charts reach the reader, on each surface.
 
-* **The static book.** ``make book`` sets ``DB2BOOK_BUILD=1``; charts are then emitted as a
-  small ``text/html`` snippet that calls ``window.vegaEmbed`` from the bundle that the book's
-  Sphinx extension (``book/_ext/offline_assets.py``) serves from the site itself. No CDN.
+* **The static book.** ``make book`` sets ``DB2BOOK_BUILD=1``; each chart's Vega-Lite spec is
+  then compiled to a Vega spec at build time (``vl_convert.vegalite_to_vega``) and emitted as a
+  small ``text/html`` snippet that draws it with the Vega runtime alone, which the book's Sphinx
+  extension (``book/_ext/offline_assets.py``) serves from the site itself: no CDN, and no
+  Vega-Lite compiler (a third of the old bundle) sent to the reader.
 * **Live notebooks and Voila.** Charts are rendered to SVG in the kernel by ``vl-convert``
   (Altair's ``svg`` renderer). That works in JupyterLab, Notebook, VS Code and Voila with no
   JavaScript extension and no internet. Interactivity there comes from the ipywidgets explorer.
@@ -20,8 +22,39 @@ import altair as alt
 BOOK_RENDERER = "db2book"
 _counter = itertools.count()
 
-_EMBED_JS = """
+#: The page's side of every chart: draw a compiled Vega spec into its div, with the book's own
+#: tooltip. It is served once per site beside the Vega runtime (``book/_ext/offline_assets.py``),
+#: so each chart on a page is one call, ``window.db2bookEmbed(id, spec)``.
+EMBED_JS = """
 window.db2bookViews = window.db2bookViews || {};
+window.db2bookTooltip = window.db2bookTooltip || function (handler, event, item, value) {
+  // the chart's tooltip: its fields as a small table beside the pointer (hidden when value is empty)
+  var tip = document.getElementById('vg-tooltip-element');
+  if (!tip) {
+    tip = document.createElement('div');
+    tip.id = 'vg-tooltip-element';
+    tip.className = 'db2book-tooltip';
+    tip.setAttribute('role', 'tooltip');
+    document.body.appendChild(tip);
+  }
+  if (value === null || value === undefined || value === '') { tip.classList.remove('visible'); return; }
+  tip.textContent = '';
+  var table = document.createElement('table');
+  var fields = typeof value === 'object' ? value : {'': value};
+  Object.keys(fields).forEach(function (key) {
+    var row = table.insertRow();
+    var name = row.insertCell(), cell = row.insertCell();
+    name.className = 'key'; name.textContent = key;
+    cell.className = 'value'; cell.textContent = String(fields[key]);
+  });
+  tip.appendChild(table);
+  tip.classList.add('visible');
+  var x = event.clientX + 12, y = event.clientY + 12, box = tip.getBoundingClientRect();
+  if (x + box.width > window.innerWidth - 4) x = Math.max(4, event.clientX - box.width - 12);
+  if (y + box.height > window.innerHeight - 4) y = Math.max(4, event.clientY - box.height - 12);
+  tip.style.left = (x + window.scrollX) + 'px';
+  tip.style.top = (y + window.scrollY) + 'px';
+};
 window.db2bookEmbed = window.db2bookEmbed || function (id, spec) {
   function go() {
     var el = document.getElementById(id);
@@ -30,8 +63,17 @@ window.db2bookEmbed = window.db2bookEmbed || function (id, spec) {
     spec.config = spec.config || {};
     spec.config.legend = Object.assign({columns: wide ? 3 : 1, labelLimit: Math.max(120, el.clientWidth - 60)},
                                        spec.config.legend || {});
-    window.vegaEmbed('#' + id, spec, {actions: false, renderer: 'svg'}).then(function (result) {
-      window.db2bookViews[id] = result.view;
+    var view;
+    try {
+      view = new window.vega.View(window.vega.parse(spec), {renderer: 'svg', container: el, hover: true,
+                                                            tooltip: window.db2bookTooltip});
+    } catch (err) {
+      el.textContent = 'This chart could not be drawn: ' + err;
+      console.error(err);
+      return;
+    }
+    view.runAsync().then(function () {
+      window.db2bookViews[id] = view;
       // the chart's text alternative: the picture is one image named by its description
       var svg = el.querySelector('svg');
       if (svg && spec.description) {
@@ -47,13 +89,33 @@ window.db2bookEmbed = window.db2bookEmbed || function (id, spec) {
                                                pointerType: 'mouse'}));
         });
       });
+      // a calibrated value off the slider's steps can't be reached again by dragging: offer a way back
+      var offStep = (spec.signals || []).filter(function (s) {
+        var b = s.bind;
+        if (!b || b.input !== 'range' || typeof s.value !== 'number') return false;
+        var k = (s.value - b.min) / b.step;
+        return Math.abs(k - Math.round(k)) > 1e-6;
+      });
+      if (offStep.length) {
+        var reset = document.createElement('button');
+        reset.type = 'button';
+        reset.className = 'db2book-reset';
+        reset.textContent = 'Reset to the calibrated ' + (offStep.length > 1 ? 'values' : 'value') + ' (' +
+          offStep.map(function (s) { return s.value; }).join(', ') + ')';
+        reset.addEventListener('click', function () {
+          (spec.signals || []).forEach(function (s) { if (s.bind && s.bind.input === 'range') view.signal(s.name, s.value); });
+          view.runAsync();
+        });
+        el.appendChild(reset);
+      }
       el.setAttribute('data-rendered', 'true');
     }).catch(function (err) {
       el.textContent = 'This chart could not be drawn: ' + err;
       console.error(err);
     });
   }
-  if (window.vegaEmbed) { go(); } else { window.addEventListener('DOMContentLoaded', go); }
+  // drawn once the page's text is parsed: the reader can start reading while the charts draw
+  if (document.readyState === 'loading') { document.addEventListener('DOMContentLoaded', go); } else { go(); }
 };
 """.strip()
 
@@ -115,7 +177,7 @@ def describe(spec: dict) -> str:
 
 
 def embed_html(spec: dict) -> str:
-    """HTML for one chart on the static site: its title as text, a div, the site's own vega-embed, its data.
+    """HTML for one chart on the static site: its title as text, a div, one call that draws it, its data.
 
     The chart is reshaped for every screen: a single view takes the width of its container
     (capped at the width it was designed for), the title and subtitle move out of the picture into
@@ -132,20 +194,126 @@ def embed_html(spec: dict) -> str:
         style = f' style="max-width: {int(spec["width"]) + 90}px"'
         spec["width"] = "container"
         spec["autosize"] = {"type": "fit-x", "contains": "padding"}
-    payload = json.dumps(spec, separators=(",", ":")).replace("</", "<\\/")
+    table = _data_table(spec)
+    vega = to_vega(spec)
+    payload = json.dumps(vega, separators=(",", ":")).replace("</", "<\\/")
     caption = ""
     if title:
         caption += f'<p class="db2book-chart-title">{html.escape(title)}</p>'
     if subtitle:
         caption += "".join(f'<p class="db2book-chart-subtitle">{html.escape(line)}</p>' for line in subtitle)
-    table = _data_table(spec)
     return (
         f'<figure class="db2book-figure"{style}>{caption}\n'
         f'<div class="db2book-chart" id="{chart_id}" data-figure="{figure}" role="figure" '
         f'aria-label="{html.escape(spec["description"])}"></div>\n'
-        f"<script>\n{_EMBED_JS}\nwindow.db2bookEmbed({json.dumps(chart_id)}, {payload});\n</script>\n"
+        f"<script>window.db2bookEmbed({json.dumps(chart_id)}, {payload});</script>\n"
         + (_table_html(*table) if table else "") + "</figure>"
     )
+
+
+def vega_lite_version() -> str:
+    """The Vega-Lite version Altair writes, as vl-convert names it ("v6.4")."""
+    return "v" + ".".join(alt.SCHEMA_VERSION.lstrip("v").split(".")[:2])
+
+
+def to_vega(spec: dict) -> dict:
+    """A Vega-Lite spec compiled to the Vega spec the page's runtime draws (at build time, in vl-convert).
+
+    The reader's browser then needs the Vega runtime only, not the Vega-Lite compiler. The
+    ``usermeta`` block is dropped: what it carries (the figure's name, its published points) is
+    already on the page as the chart's ``data-figure`` and its "data" disclosure.
+    """
+    import vl_convert
+
+    vega = vl_convert.vegalite_to_vega(spec, vl_version=vega_lite_version())
+    vega.pop("usermeta", None)
+    return compact_data(vega)
+
+
+#: An inline data set smaller than this (characters of JSON) stays as it is.
+MIN_COMPACTED = 2000
+
+
+def _number(value: float) -> float | int:
+    """A number as JSON writes it shortest: 1234.0 -> 1234; other floats keep their exact value."""
+    return int(value) if float(value).is_integer() and abs(value) < 2 ** 53 else float(value)
+
+
+def _column(values: list) -> dict:
+    """One column, encoded: ``{"u": distinct values, "r": run}`` when it is its distinct values,
+    each repeated ``r`` times, over and over (a slider's grid or the x grid of a precomputed table);
+    ``{"u": distinct values, "k": index of each row's value}`` when it has few distinct values;
+    ``{"v": values}`` otherwise."""
+    n = len(values)
+    distinct = list(dict.fromkeys(values))
+    run = next((i for i, v in enumerate(values) if v != values[0]), n)
+    period = len(distinct) * run
+    if n % period == 0 and all(values[i] == distinct[(i // run) % len(distinct)] for i in range(n)):
+        return {"u": distinct, "r": run}
+    if len(distinct) <= n // 4:
+        index = {v: k for k, v in enumerate(distinct)}
+        return {"u": distinct, "k": [index[v] for v in values]}
+    return {"v": values}
+
+
+def _csv_rows(text: str, parse: dict) -> tuple[list[str], list[list]]:
+    import csv
+    import io
+
+    reader = csv.reader(io.StringIO(text))
+    names = next(reader)
+    rows = [row for row in reader if row]
+    columns = []
+    for j, name in enumerate(names):
+        raw = [row[j] for row in rows]
+        if parse.get(name) == "number":
+            columns.append([None if v == "" else _number(float(v)) for v in raw])
+        else:
+            columns.append(raw)
+    return names, columns
+
+
+def compact_data(vega: dict) -> dict:
+    """The same chart with its inline tables sent as columns, not rows.
+
+    A precomputed slider grid repeats every slider value and every x on each of its rows, as CSV
+    (or as JSON objects that repeat every key). Here each column is sent once, and its repeats as
+    a rule (:func:`_column`); the page rebuilds the very same rows (same fields, same numbers: a
+    decimal text parses to the same double in Python and in JavaScript) with a Vega ``sequence``
+    transform and one ``formula`` per column, reading the columns from a signal.
+    """
+    signals = vega.setdefault("signals", [])
+    for k, data in enumerate(vega.get("data", [])):
+        values = data.get("values")
+        if values is None or len(json.dumps(values, separators=(",", ":"))) < MIN_COMPACTED:
+            continue
+        fmt = data.get("format") or {}
+        if isinstance(values, str) and fmt.get("type") == "csv":
+            names, columns = _csv_rows(values, fmt.get("parse") or {})
+        elif isinstance(values, list) and values and all(isinstance(v, dict) for v in values):
+            names = list(dict.fromkeys(key for row in values for key in row))
+            columns = [[row.get(name) for row in values] for name in names]
+        else:
+            continue
+        n = len(columns[0]) if columns else 0
+        signal = f"db2book_table_{k}"
+        encoded = [_column(col) for col in columns]
+        signals.append({"name": signal, "value": encoded})
+        formulas = []
+        for j, (name, col) in enumerate(zip(names, encoded)):
+            ref = f"{signal}[{j}]"
+            if "r" in col:
+                expr = f"{ref}.u[floor(datum.db2book_row / {col['r']}) % {len(col['u'])}]"
+            elif "k" in col:
+                expr = f"{ref}.u[{ref}.k[datum.db2book_row]]"
+            else:
+                expr = f"{ref}.v[datum.db2book_row]"
+            formulas.append({"type": "formula", "as": name, "expr": expr})
+        data.pop("values")
+        data.pop("format", None)
+        data["transform"] = ([{"type": "sequence", "start": 0, "stop": n, "as": "db2book_row"}] + formulas
+                             + data.get("transform", []))
+    return vega
 
 
 def _book_renderer(spec: dict, **_: object) -> dict:

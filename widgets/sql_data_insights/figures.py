@@ -67,7 +67,7 @@ CPU_RATE = Param("sqldi_cpu_per_mword", "SQL DI CPU per million words", "min", 0
                       f"{CAL.sqldi_cpu_min_per_mword * CAL.sqldi_cpu_range[0]:.2f} to "
                       f"{CAL.sqldi_cpu_min_per_mword * CAL.sqldi_cpu_range[1]:.2f}")
 REPEAT = Param("repeat_share", "Share of new rows that repeat old values", "", 0.0, 0.99, H["repeat_share"], 0.001,
-               0.1, help="beyond VIEW_4's 10.8 million rows; VIEW_5 implies the default")
+               0.05, static_min=0.5, help="beyond VIEW_4's 10.8 million rows; VIEW_5 implies the default")
 BETA = Param("beta", "Heaps exponent β", "", 0.3, 1.0, H["beta"], 0.001, 0.05, static_min=0.55,
              help="fitted on VIEW_1 to VIEW_4; K is refitted for each β")
 DISTINCT = Param("distinct_per_column", "Distinct values per added column", "values", 0, 50_000, round(D_FIT, 1), 0.1,
@@ -77,7 +77,8 @@ BYTES_VEC = Param("bytes_per_vector", "Model bytes per vocabulary word", "bytes"
                   help=f"fitted on Table 6-1: {CAL.model_bytes_per_vector:,.0f} bytes in every one of the 11 data sets")
 ENGINES = Param("engines", "Processors for training", "engines", 1, 32, C["engines"], 1, 2, static_min=2,
                 static_max=16, help="the measurement LPAR had eight CPs")
-THREADS = Param("threads", "Training threads per run", "threads", 1, 32, C["threads"], 1, 2, static_min=2,
+THREADS = Param("threads", "Training threads per run, useful up to the engines", "threads", 1, 32, C["threads"], 1, 2,
+                static_min=2,
                 static_max=16, help="eight in the measurements; IBM: no more than the active cores")
 FIXED = Param("fixed_min", "Part of a run that does not compete for processors", "min", 0, 20,
               round(C["fixed"], 2), 0.01, 1, help="fitted through 5.52 min alone and 8.62 min for two together")
