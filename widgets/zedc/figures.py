@@ -47,8 +47,9 @@ DISK = _figure(
     Axis("tb", "Disk held over the retention window (TB)", format=",.0f"),
     np.array([1.0, 1.1, 1.2, 1.35, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0, 6.0, 7.0, 8.0]), disk_curves, (VOLUME, RETENTION),
     marks=pd.DataFrame([_rule("bsam_qsam", "disk_reduction_vs_uncompressed_x",
-                              "up to 4x: BSAM/QSAM and SMF log streams")]),
-    subtitle="Disk = volume x days / ratio. The ratio belongs to the data: measure yours (below).")
+                              "up to 4x")]),
+    subtitle="Disk = volume x days / ratio. The rule: the deck's 'up to 4x' for BSAM/QSAM data sets and SMF "
+             "log streams. The ratio belongs to the data: measure yours (below).")
 
 # --- 2. CPU against what the claimed cut leaves ----------------------------------------------------
 
@@ -72,8 +73,8 @@ CPU = _figure(
     Axis("hours", "CPU for compression (engine-hours a day)", format=",.1f"),
     np.arange(5.0, 100.1, 5.0), cpu_curves, (VOLUME, CPU_COST),
     marks=pd.DataFrame([
-        _cut_rule("java_gzip", "cpu_reduction_vs_zlib_pct", "up to 90% less: Java GZIP, against zlib"),
-        _cut_rule("bsam_qsam", "compression_cpu_reduction_pct", "up to 80% less: BSAM/QSAM, against DFSMS")]),
+        _cut_rule("java_gzip", "cpu_reduction_vs_zlib_pct", "up to 90% less: Java GZIP vs zlib"),
+        _cut_rule("bsam_qsam", "compression_cpu_reduction_pct", "up to 80% less: BSAM/QSAM vs DFSMS")]),
     subtitle="Engine-hours = TB x 1000 x CPU s per GB / 3600; 24 engine-hours a day keep one engine busy.")
 
 ALL = (DISK, CPU)
