@@ -7,13 +7,15 @@ notebook of ``_toc.yml`` that the cache lacks is executed exactly as myst-nb's `
 (same reader, same working folder, no errors allowed, same timeout) and stored in the same
 jupyter-cache, under the same code key (``book/_ext/exec_cache.py``); the build then takes every
 notebook from the cache. A notebook that fails is not stored: the build runs it again and reports
-its error, strictly. Prints one line per notebook with its execution time in seconds.
+its error, strictly. Prints one line per notebook with its execution time in seconds, wall-clock and
+CPU (user + sys of the kernel and its client: what other work on a shared machine inflates least).
 """
 from __future__ import annotations
 
 import argparse
 import multiprocessing
 import os
+import resource
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -54,14 +56,22 @@ def read(path: Path):
                                        path=path)
 
 
+def _cpu_seconds() -> float:
+    """User + sys CPU of this process and of the children it has reaped (the kernels)."""
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def _execute(path: str, timeout: int, allow_errors: bool):
-    """Run one notebook in its own folder (in a worker process): (notebook, seconds, error text or None)."""
+    """Run one notebook in its own folder (in a worker process):
+    (notebook, wall-clock seconds, CPU seconds of the kernel and its client, error text or None)."""
     from jupyter_cache.executors.utils import single_nb_execution
 
     nb = read(Path(path))
+    cpu = _cpu_seconds()
     result = single_nb_execution(nb, cwd=str(Path(path).parent), timeout=timeout, allow_errors=allow_errors,
                                  meta_override=True)
-    return nb, result.time, (result.exc_string or str(result.err)) if result.err else None
+    return nb, result.time, _cpu_seconds() - cpu, (result.exc_string or str(result.err)) if result.err else None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -99,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
                                bool(settings.get("allow_errors", False))): p for p in todo}
         for future in as_completed(futures):
             path = futures[future].relative_to(ROOT)
-            nb, seconds, error = future.result()
+            nb, seconds, cpu, error = future.result()
             if error:
                 failed += 1
                 print(f"tools.execute: {path} FAILED after {seconds:.2f} s (the build will run it again "
@@ -107,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             cache.cache_notebook_bundle(CacheBundleIn(nb, str(futures[future]), data={"execution_seconds": seconds}),
                                         check_validity=False, overwrite=True)
-            print(f"tools.execute: {path} executed in {seconds:.2f} s", flush=True)
+            print(f"tools.execute: {path} executed in {seconds:.2f} s (CPU {cpu:.2f} s)", flush=True)
     print(f"tools.execute: done in {time.perf_counter() - start:.2f} s wall-clock", flush=True)
     return 0  # a failure is reported by the strict build that follows, with its traceback
 
