@@ -10,7 +10,7 @@ VOILA_IP ?= 127.0.0.1
 export JUPYTER_CONFIG_DIR := $(CURDIR)/dashboards/jupyter-config
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: venv node book serve voila test test-fast bench chromium lock clean classroom
+.PHONY: venv node book book-fast serve voila test test-fast bench chromium lock clean classroom
 
 ## venv: create .venv (when absent) and install the pinned runtime, test and classroom dependencies
 venv: $(STAMP)
@@ -27,9 +27,16 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch node_modules/.installed
 
-## book: build the whole site strictly (warnings are errors) into _build/html
+## book: build the whole site strictly (warnings are errors) into _build/html; every page is read again, and
+## notebooks run unless the execution cache holds them for exactly this code, data and packages (book/_ext/exec_cache.py)
+JOBS ?= 2
 book: venv node
+	DB2BOOK_BUILD=1 $(BIN)/python -m tools.execute --jobs $(JOBS)
 	DB2BOOK_BUILD=1 $(BIN)/jupyter-book build --all -W -n --keep-going .
+
+## book-fast: for authors, after editing pages: reads only the pages changed since the last build (as strictly)
+book-fast: venv
+	DB2BOOK_BUILD=1 $(BIN)/jupyter-book build -W -n --keep-going .
 
 ## serve: serve the built site on http://127.0.0.1:$(PORT)
 serve:

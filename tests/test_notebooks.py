@@ -10,7 +10,7 @@ import pytest
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = sorted(ROOT.glob("chapters/*.md")) + [ROOT / "book" / "fidelity.md"] + sorted(ROOT.glob("dashboards/*.ipynb"))
+NOTEBOOKS = sorted(ROOT.glob("chapters/*.md")) + [ROOT / "book" / "fidelity.md", ROOT / "book" / "zedc.md"] + sorted(ROOT.glob("dashboards/*.ipynb"))
 
 
 @pytest.mark.slow

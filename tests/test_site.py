@@ -12,12 +12,12 @@ import pytest
 
 from tools.site import JS_MODEL_MARKS, SITE, browser, open_page, serve
 from widgets.figure import SIGNIFICANT_DIGITS
-from widgets.studies import STUDIES, all_figures
+from widgets.studies import NOTES, STUDIES, all_figures
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not (SITE / "index.html").exists(), reason="run `make book` first")]
-CHAPTERS = {f"chapters/{s.slug}": s.slug for s in STUDIES}  # page -> study
-FIGURES = all_figures()  # "<study>.<figure>" -> Figure
+CHAPTERS = {s.page_path: s.slug for s in STUDIES + NOTES}  # page with figures -> study or note
+FIGURES = all_figures(notes=True)  # "<study>.<figure>" -> Figure
 PAGES = ["index", "book/intro", "book/how_to_use", "book/glossary", *CHAPTERS, "book/fidelity",
          "book/teachers_guide", "book/references", "search", "genindex"]
 RTOL = 2 * 10 ** (1 - SIGNIFICANT_DIGITS)

@@ -31,6 +31,12 @@ class Study:
     explore: tuple[str, ...]  # the figures the live explorer opens with
     explorer_title: str
     tabs: bool = True  # the dashboard puts each figure in a tab of its own
+    page: str = ""  # the page under the book's root, without .html; "" means chapters/<slug>
+
+    @property
+    def page_path(self) -> str:
+        """The page that shows the study's figures: ``chapters/<slug>`` unless declared."""
+        return self.page or f"chapters/{self.slug}"
 
     @property
     def package(self) -> str:
@@ -69,15 +75,24 @@ STUDIES: tuple[Study, ...] = (
 
 SLUGS: tuple[str, ...] = tuple(s.slug for s in STUDIES)
 
+#: Pages with figures that are not studies: no ledger, dashboard or assignment; the site tests and the
+#: bench read them beside :data:`STUDIES`.
+NOTES: tuple[Study, ...] = (
+    Study("zedc", "zEDC compression: what the deck claims", ("disk", "cpu"), "zEDC: what the claims mean for your volumes",
+          page="book/zedc"),
+)
+
 
 def study(slug: str) -> Study:
     """The study named ``slug``; ValueError naming the valid slugs."""
-    for s in STUDIES:
+    for s in STUDIES + NOTES:
         if s.slug == slug:
             return s
-    raise ValueError(f"study={slug!r} is not one of the book's studies: {', '.join(SLUGS)}")
+    raise ValueError(f"study={slug!r} is not one of the book's studies or notes: "
+                     f"{', '.join(SLUGS + tuple(n.slug for n in NOTES))}")
 
 
-def all_figures() -> dict[str, "Figure"]:
-    """Every figure of the book by its qualified key ``"<study>.<figure>"``, in book order."""
-    return {fig.key: fig for s in STUDIES for fig in s.figures().values()}
+def all_figures(notes: bool = False) -> dict[str, "Figure"]:
+    """Every figure of the book's studies by its qualified key ``"<study>.<figure>"``, in book order
+    (and the notes' figures after them when ``notes``)."""
+    return {fig.key: fig for s in STUDIES + (NOTES if notes else ()) for fig in s.figures().values()}
