@@ -51,7 +51,7 @@ def test_bad_seed_and_kind_are_refused():
 
 
 @pytest.mark.parametrize("module", ["large_memory", "hit_ratio_dead", "fast_index_traversal", "zhyperlink", "system_recovery_boost",
-                                    "sql_data_insights"])
+                                    "sql_data_insights", "sap_banking"])
 def test_every_chapters_generators_are_seeded_and_checkable(module, capsys):
     import importlib
 

@@ -26,7 +26,8 @@ import math
 from dataclasses import dataclass, field
 
 #: The studies that have a ledger, in book order.
-STUDIES = ("large_memory", "hit_ratio_dead", "fast_index_traversal", "zhyperlink", "system_recovery_boost", "sql_data_insights")
+STUDIES = ("large_memory", "hit_ratio_dead", "fast_index_traversal", "zhyperlink", "system_recovery_boost", "sql_data_insights",
+           "sap_banking")
 ROLES = ("predicted", "fitted", "identity")
 
 

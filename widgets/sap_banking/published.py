@@ -74,3 +74,20 @@ def posting_runs() -> pd.DataFrame:
         "etr_ds_per_s", "etr_postings_per_hour", "itr_ds_per_s", "itr_postings_per_hour", "cpu_util_pct",
         "cf1_util_pct", "cf2_util_pct", "response_time_s", "db_io_rate", "log_io_per_s", "log_mb_per_s",
         "dbm1_below_bar_mb", "sap_dv_instances", "dialog_wps"])
+
+
+PROSE = "s9_s12_quoted.csv"
+#: Where each run_id of the prose file sits: the brief's section and its first page (table of contents).
+PROSE_SECTIONS = {"s9_analysis": ("§9", 15), "s9_1_posting": ("§9.1", 17), "s9_2_balancing": ("§9.2", 20),
+                  "s10_conclusions": ("§10", 24), "s12_buffer_pools": ("§12", 28)}
+
+
+def prose_cite(run_id: str) -> str:
+    """A number quoted in the prose of sections 9 to 12, cited by its section and the page it starts on."""
+    from ..data import document_name, sources
+
+    if run_id not in PROSE_SECTIONS:
+        raise ValueError(f"run_id={run_id!r} is not one of {', '.join(PROSE_SECTIONS)}")
+    section, page = PROSE_SECTIONS[run_id]
+    seed = sources(STUDY).set_index("file").loc[PROSE, "seed"]
+    return f"{document_name(seed)}, {section} (prose), p. {page}"
