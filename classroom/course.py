@@ -34,7 +34,7 @@ ROSTER = Path(__file__).resolve().parent / "roster.csv"
 COURSE_ID = "db2-retraced"
 #: chapter (file stem in chapters/ and study package in widgets/), in the book's order
 CHAPTERS = ("large_memory", "hit_ratio_dead", "fast_index_traversal", "zhyperlink",
-            "system_recovery_boost", "sql_data_insights")
+            "system_recovery_boost", "sql_data_insights", "sap_banking")
 
 CONFIG = '''\
 """nbgrader configuration of the course built by `make classroom` (classroom/course.py)."""

@@ -19,12 +19,13 @@ import widgets.zhyperlink.figures  # noqa: F401
 import widgets.fast_index_traversal.figures  # noqa: F401
 import widgets.hit_ratio_dead.figures  # noqa: F401
 import widgets.sql_data_insights.figures  # noqa: F401
+import widgets.sap_banking.figures  # noqa: F401
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not (SITE / "index.html").exists(), reason="run `make book` first")]
 CHAPTERS = {"chapters/large_memory": 8, "chapters/hit_ratio_dead": 5, "chapters/fast_index_traversal": 4, "chapters/zhyperlink": 6,
             "chapters/system_recovery_boost": 8,
-            "chapters/sql_data_insights": 11}  # page -> slider figures
+            "chapters/sql_data_insights": 11, "chapters/sap_banking": 6}  # page -> slider figures
 PAGES = ["index", "book/intro", "book/how_to_use", "book/glossary", *CHAPTERS, "book/fidelity",
          "book/teachers_guide", "book/references", "search", "genindex"]
 RTOL = 2 * 10 ** (1 - SIGNIFICANT_DIGITS)
