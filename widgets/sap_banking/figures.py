@@ -31,7 +31,7 @@ D = cal.defaults()
 MEASURED = cal.PROCESSORS_MEASURED_MAX
 
 #: The extrapolation line on the scaling figures: the largest measured run.
-_BEYOND = pd.DataFrame([{"x": float(MEASURED), "label": "60: the largest run; right of it, extrapolation",
+_BEYOND = pd.DataFrame([{"x": float(MEASURED), "label": "extrapolation →",
                          "source": pub.cite(pub.POSTING, 272)}])
 
 
@@ -74,7 +74,8 @@ def _laws(cps, sigma, kappa_e4, per_processor: bool):
     s = cal.scenario({"sigma": sigma, "kappa_e4": kappa_e4})
     p = np.asarray(cps, dtype=float)
     amd = cal.amdahl_fit()
-    base = float(s.scaling.itr(2)) / 2  # the 2-processor ITR per processor, scaled up "linearly"
+    runs = _runs()
+    base = float(runs.loc[runs["processors"] == 2, "itr_ds_per_s"].iloc[0]) / 2  # published, per processor
     out = {"USL at the sliders": s.scaling.itr(p), "Amdahl, fitted": amd.itr(p),
            "linear from 2 processors": base * p}
     if per_processor:
@@ -84,7 +85,7 @@ def _laws(cps, sigma, kappa_e4, per_processor: bool):
 
 def itr_curves(cps, sigma, kappa_e4, **live):
     """DB ITR (DS/s) against processors: the USL at the sliders, the fitted Amdahl law, and a straight
-    line through the 2-processor value (what "scales linearly" would mean)."""
+    line through the published 2-processor ITR (what "scales linearly" would mean)."""
     return _laws(cps, sigma, kappa_e4, per_processor=False)
 
 
@@ -106,14 +107,14 @@ ITR = _figure(
     "itr", "How far one database scales: DB ITR against processors",
     Axis("processors", "Processors (CPs, two LPARs)", format=".0f"), Axis("itr", "DB ITR (dialog steps/s)", format=",.0f"),
     PROCESSOR_GRID, itr_curves, (SIGMA, KAPPA), live_params=(PROCESSORS,), published=_itr_points(False), marks=_BEYOND,
-    subtitle="Fitted: κ = 0, so the USL is Amdahl's law. Beyond 60 processors every line is an extrapolation.")
+    subtitle="Fitted: κ = 0, so the USL is Amdahl's law. Right of the dashed rule at 60 processors (the largest run), every line is an extrapolation.")
 
 PER_PROCESSOR = _figure(
     "per_processor", "What each processor delivers: DB ITR per processor",
     Axis("processors", "Processors (CPs, two LPARs)", format=".0f"),
     Axis("itr_per_cp", "DB ITR per processor (dialog steps/s)", format=".0f"),
     PROCESSOR_GRID, per_processor_curves, (SIGMA, KAPPA), published=_itr_points(True), marks=_BEYOND,
-    subtitle="From 56 to 28 dialog steps/s per processor between 2 and 60 processors. Beyond 60: extrapolation.")
+    subtitle="From 56 to 28 dialog steps/s per processor between 2 and 60 processors. Right of the dashed rule: extrapolation.")
 
 
 # --- 2. the coupling facilities ----------------------------------------------------------------------------
