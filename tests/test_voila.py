@@ -14,6 +14,7 @@ import widgets.zhyperlink.figures  # noqa: F401
 import widgets.fast_index_traversal.figures  # noqa: F401
 import widgets.hit_ratio_dead.figures  # noqa: F401
 import widgets.sql_data_insights.figures  # noqa: F401
+import widgets.sap_banking.figures  # noqa: F401
 
 pytestmark = [pytest.mark.voila, pytest.mark.browser]
 DASHBOARDS = sorted((ROOT / "dashboards").glob("*.ipynb"))
