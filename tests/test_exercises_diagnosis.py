@@ -18,8 +18,11 @@ from widgets.system_recovery_boost import exercises as srb
 from widgets.system_recovery_boost import model as srb_model
 from widgets.zhyperlink import exercises as zhl
 
+from widgets.studies import STUDIES  # noqa: E402
+
 SEEDS = range(150)
-MODULES = {"fast_index_traversal": ftb, "zhyperlink": zhl, "system_recovery_boost": srb, "sql_data_insights": sqldi}
+#: the studies whose generator has a "diagnose" kind (the four chapters this file's rules cover)
+MODULES = {s.slug: s.module("exercises") for s in STUDIES if "diagnose" in s.module("exercises").GENERATOR.kinds}
 
 
 def _problems(module):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Iterable, Mapping, TypeVar
+from typing import Callable, Iterable, Mapping, TypeVar
 
 import numpy as np
 
@@ -56,3 +56,15 @@ def scenario(default: T, values: Mapping[str, float], passthrough: Iterable[str]
         raise ValueError(f"{type(default).__name__}: no field named {', '.join(map(repr, unknown))}; "
                          f"the fields are {', '.join(sorted(fields))}")
     return dataclasses.replace(default, **{k: v for k, v in values.items() if k in fields})
+
+
+def relative_least_squares(f: Callable[..., np.ndarray], x: np.ndarray, y: np.ndarray, start, bounds):
+    """Parameters of ``f(x, *params)`` that minimise sum((f(x) / y - 1)^2): each point's error as a
+    share of its own value. ``bounds`` = (lower, upper) sequences. Returns a tuple of floats."""
+    from scipy.optimize import least_squares  # imported here: only a fit needs scipy
+
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if np.any(y == 0):
+        raise ValueError("relative least squares: a published value of 0 has no relative error")
+    res = least_squares(lambda q: f(x, *q) / y - 1, start, bounds=bounds, x_scale="jac")
+    return tuple(float(v) for v in res.x)

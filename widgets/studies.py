@@ -71,6 +71,8 @@ STUDIES: tuple[Study, ...] = (
           ("backlog_etr", "backlog_wait"), "System Recovery Boost: explore the model"),
     Study("sql_data_insights", "SQL Data Insights: training a model on a table", ("vocabulary", "concurrency"),
           "SQL Data Insights: explore the models"),
+    Study("sap_banking", "SAP Banking at 150 million accounts: how far one database scales",
+          ("itr", "per_processor"), "SAP Banking: explore the scaling"),
 )
 
 SLUGS: tuple[str, ...] = tuple(s.slug for s in STUDIES)

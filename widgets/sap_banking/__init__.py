@@ -1,5 +1,8 @@
-"""SAP Banking Services 7.0 at 150 million accounts (IBM technical brief v1.10, 2012).
+"""SAP Banking Services 7.0 at 150 million accounts (IBM technical brief, 2012): how far one database
+scales with processors in two-way data sharing, and what stops it.
 
-So far only ``published`` (the brief's Tables 3 and 4 as tidy frames, each value with its
-citation); the chapter's models, figures and ledger rows come later.
+``published`` (Tables 3 and 4 as tidy frames), ``model`` (pure numpy), ``calibration`` (every fit,
+and ``scenario``: slider values to model inputs), ``fidelity`` (ledger rows), ``figures``,
+``explorer`` and ``exercises``.
 """
+from .fidelity import ledger_rows  # noqa: F401  (the ledger looks for it here)

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 import pandas as pd
 
-from ..data import citation, load_long, wide
+from ..data import citation, citing, load_long, wide
 
 STUDY = "sap_banking"
 POSTING = "t3_posting_results.csv"
@@ -19,9 +19,12 @@ POSTINGS_PER_CYCLE = 175  # section 6.1, line 170
 DIALOG_STEPS_PER_CYCLE = 15  # section 6.1, line 168
 
 
-def cite(filename: str, line: int) -> str:
-    """Where one printed cell of ``filename`` is, in the brief's own coordinates (table, section,
-    page); the extraction line stays in ``data/`` for maintainers."""
+#: ``cite(filename, run_id, metric)``: document, table, section and page of one printed cell.
+cite = citing(STUDY)
+
+
+def _cite_line(filename: str, line: int) -> str:
+    """The reader's citation of a cell known by its extraction line (the tidy loader's rows)."""
     return citation(STUDY, filename, line)
 
 
@@ -32,7 +35,7 @@ def _tidy(filename: str) -> pd.DataFrame:
     numeric = long[long["value"].notna()].copy()
     numeric.insert(1, "processors", [int(cps[run]) for run in numeric["run_id"]])
     numeric["flag"] = numeric["flag"].str.strip()
-    numeric["source"] = [cite(filename, line) for line in numeric["line"]]
+    numeric["source"] = [_cite_line(filename, line) for line in numeric["line"]]
     return numeric[["run_id", "processors", "metric", "unit", "value", "printed", "flag", "note", "source"]] \
         .reset_index(drop=True)
 
@@ -74,3 +77,20 @@ def posting_runs() -> pd.DataFrame:
         "etr_ds_per_s", "etr_postings_per_hour", "itr_ds_per_s", "itr_postings_per_hour", "cpu_util_pct",
         "cf1_util_pct", "cf2_util_pct", "response_time_s", "db_io_rate", "log_io_per_s", "log_mb_per_s",
         "dbm1_below_bar_mb", "sap_dv_instances", "dialog_wps"])
+
+
+PROSE = "s9_s12_quoted.csv"
+#: Where each run_id of the prose file sits: the brief's section and its first page (table of contents).
+PROSE_SECTIONS = {"s9_analysis": ("§9", 15), "s9_1_posting": ("§9.1", 17), "s9_2_balancing": ("§9.2", 20),
+                  "s10_conclusions": ("§10", 24), "s12_buffer_pools": ("§12", 28)}
+
+
+def prose_cite(run_id: str) -> str:
+    """A number quoted in the prose of sections 9 to 12, cited by its section and the page it starts on."""
+    from ..data import document_name, sources
+
+    if run_id not in PROSE_SECTIONS:
+        raise ValueError(f"run_id={run_id!r} is not one of {', '.join(PROSE_SECTIONS)}")
+    section, page = PROSE_SECTIONS[run_id]
+    seed = sources(STUDY).set_index("file").loc[PROSE, "seed"]
+    return f"{document_name(seed)}, {section} (prose), p. {page}"
