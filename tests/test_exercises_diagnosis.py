@@ -12,7 +12,7 @@ import pytest
 
 from widgets.fast_index_traversal import exercises as ftb
 from widgets.sql_data_insights import exercises as sqldi
-from widgets.sql_data_insights import fidelity as sqldi_fidelity
+from widgets.sql_data_insights import planner as sqldi_planner
 from widgets.sql_data_insights import model as sqldi_model
 from widgets.system_recovery_boost import exercises as srb
 from widgets.system_recovery_boost import model as srb_model
@@ -147,7 +147,7 @@ def test_boost_decision_agrees_with_the_chapters_queue():
 # --- SQL Data Insights ---------------------------------------------------------------------------------
 
 def test_sql_di_plan_follows_the_stated_rule_and_the_planner():
-    cal = sqldi_fidelity.calibration()
+    cal = sqldi_planner.calibration()
     seen = set()
     for p in _problems(sqldi)[:80]:
         f, a = p.facts, p.answers

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..exercise_kit import Generator, Part, Problem, diagnosis
-from . import fidelity, model
+from . import model, planner
 from . import published as P
 
 
@@ -30,7 +30,7 @@ def _model_size(rng, seed):
     numeric = int(rng.integers(1, 40))
     distinct = int(rng.integers(20, 5000)) * 1000
     clusters = int(rng.integers(2, 21))
-    per_word = round(fidelity.calibration().model_bytes_per_vector)
+    per_word = round(planner.calibration().model_bytes_per_vector)
     actual = float(model.model_mb(distinct + clusters * numeric, per_word))
     rule = float(model.rule_of_thumb_mb(numeric, distinct))
     text = (f"A table has {numeric} numeric columns and {distinct:,} distinct values over its categorical columns.\n"
@@ -46,7 +46,7 @@ def _model_size(rng, seed):
 def _training_time(rng, seed):
     rows = int(rng.integers(1, 200)) * 1_000_000
     columns = int(rng.integers(5, 60))
-    cal = fidelity.calibration()  # min per million words: the Table 6-1 fit, and the fastest and slowest data set
+    cal = planner.calibration()  # min per million words: the Table 6-1 fit, and the fastest and slowest data set
     central = round(cal.elapsed_min_per_mword, 4)
     low, high = (round(central * r, 3) for r in cal.elapsed_range)
     n_words = float(model.words(rows, columns))
@@ -152,7 +152,7 @@ def _diagnose(rng, seed):
     rows = int(round(10 ** rng.uniform(5.7, 7.7), -4))  # 0.5 to 50 million: within the measured words
     numeric, categorical = int(rng.integers(1, 16)), int(rng.integers(2, 41))
     distinct = int(round(10 ** rng.uniform(4, np.log10(min(rows * categorical, 2e7))), -3))
-    cal = fidelity.calibration()
+    cal = planner.calibration()
     plan = model.plan(rows, numeric, categorical, distinct, cal)
     central = round(cal.elapsed_min_per_mword, 4)
     gb = P.MB_PER_GB

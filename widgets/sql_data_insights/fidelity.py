@@ -28,7 +28,6 @@ from . import model
 from . import published as pub
 from .calibration import (HEAPS_ROWS, fit_set, concurrency_calibration, errors, heaps_calibration, predict,
                           vector_fit)
-from .planner import calibration  # noqa: F401  (the exercises read the planner's constants here)
 
 CHAPTER = "SQL Data Insights"
 FIT_FAMILY = fit.FIT_FAMILY
