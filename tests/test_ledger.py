@@ -23,8 +23,9 @@ KEYS = {"chapter", "source", "quantity", "condition", "role", "published", "mode
 #: How many rows each chapter marks as a known miss: a judgement made by hand, row by row, in each study's
 #: fidelity.py. A new miss, or a miss that goes away, must change this table in the same commit.
 EXPECTED_MISSES = {
-    "Large memory": 14,           # 9 GBP hit ratios, 2 held-out ITRs, 1 ITR = ETR / utilisation (Table 13),
-                                  # 2 Table 13 reads from the printed GBP hit ratios beyond their rounding
+    "Large memory": 26,           # 9 GBP hit ratios, 2 held-out ITRs, 1 ITR = ETR / utilisation (Table 13),
+                                  # 2 Table 13 reads from the printed GBP hit ratios beyond their rounding,
+                                  # 6 fitted and 6 held-out ETRs (time outside DB2 falls 14.2 -> 10.6 s as the pools grow)
     "Hit ratio is dead": 6,       # 4 independent-reference IMS points, 2 large-memory runs from hit ratios
     "Fast index traversal": 1,    # Table 4-2's class 2 CPU delta printed without its minus sign
     "zHyperLink": 3,              # CPU at 7.5 reads, two-way latency from the one-way share, 63% vs 69%

@@ -18,7 +18,8 @@ import numpy as np
 from ..ledger import LedgerRow
 from . import model as m
 from . import published
-from .calibration import CALIBRATED, Calibration, night_fit, predict_data_sharing, predict_single, printed_hit_share
+from .calibration import (CALIBRATED, Calibration, night_fit, predict_data_sharing, predict_single, printed_hit_share,
+                          time_outside_db)
 
 CHAPTER = "Large memory"
 
@@ -40,6 +41,14 @@ def tolerance(metric: str) -> float:
     return math.ceil(100 * spread) / 100
 
 
+#: The closed loop's ETR misses, judged by hand: the same six runs miss fitted (the chain from pool size)
+#: and held out (the loop refitted without the run, from its measured request time).
+ETR_LOOP_MISS_RUNS = ("S30801B1", "S30906B2", "S31114B1", "S31118B1", "S41103B1", "S41102B1")
+ETR_LOOP_MISS = ("the closed loop assumes one time per dialog step outside DB2, but the printed runs give 14.2 s at "
+                 "161 GB falling to 10.6 s at 638 GB (the identity rows): the throughput gain comes mostly from "
+                 "outside the DB request time, likely queueing for SAP work processes, which the study does not measure")
+
+
 def _single_rows(cal: Calibration) -> list[LedgerRow]:
     ss = published.single_system()
     rows = []
@@ -51,7 +60,8 @@ def _single_rows(cal: Calibration) -> list[LedgerRow]:
                 condition=f"{run.run_id}: {run.series}, {run.bp_size_total_gb:g} GB, {run.machine}",
                 published=float(getattr(run, metric)), model=float(pred[key][()]),
                 tolerance=tolerance(metric), role="fitted",
-                cell=(published.STUDY, run.file, run.run_id, metric)))
+                cell=(published.STUDY, run.file, run.run_id, metric),
+                miss=ETR_LOOP_MISS if metric == "etr_ds_per_s" and run.run_id in ETR_LOOP_MISS_RUNS else ""))
     return rows
 
 
@@ -105,6 +115,7 @@ LOO_MISSES = {
     ("S31115B1", "itr_ds_per_s"): "held out, the CPU fit leans on the isolated 320 GB run at the same size: the layout "
                                   "difference the model cannot see, plus the fit's own scatter",
 }
+LOO_MISSES.update({(run_id, "etr_ds_per_s"): ETR_LOOP_MISS for run_id in ETR_LOOP_MISS_RUNS})
 
 
 def _held_out_rows() -> list[LedgerRow]:
@@ -148,6 +159,31 @@ def _itr_identity_rows() -> list[LedgerRow]:
                 published=float(run.itr_ds_per_s), model=float(run.etr_ds_per_s) / (float(run.cpu_util_pct) / 100),
                 tolerance=slack, role="identity", cell=cells["itr_ds_per_s"]["key"],
                 miss=ITR_IDENTITY_MISSES.get(run.run_id, "")))
+    return rows
+
+
+def _time_outside_db_rows() -> list[LedgerRow]:
+    """Time per dialog step outside DB2 = users / ETR - DB request time, from the printed cells of each run.
+
+    Not a prediction: the arithmetic of Little's law with the request time per dialog step, shown so
+    the reader sees the number the closed loop holds fixed fall as the pools grow. The tolerance is
+    the rounding of the printed ETR and request time."""
+    from .. import ledger
+
+    ss = published.single_system()
+    rows = []
+    for run, outside in zip(ss.itertuples(), time_outside_db(ss)):
+        etr_cell = ledger.cell(published.STUDY, run.file, run.run_id, "etr_ds_per_s")
+        req_cell = ledger.cell(published.STUDY, run.file, run.run_id, "db_request_time_s")
+        cycle = float(run.users) / etr_cell["value"]
+        slack = cycle * ledger.half_unit(etr_cell["printed"]) / etr_cell["value"] + ledger.half_unit(req_cell["printed"])
+        rows.append(LedgerRow(
+            chapter=CHAPTER, source=run.src_etr_ds_per_s,
+            quantity="time per dialog step outside DB2 (s): users / ETR - DB request time",
+            condition=f"{run.run_id}: {run.series}, {run.bp_size_total_gb:g} GB, {run.machine}; "
+                      f"{float(run.users):,.0f} / {run.etr_ds_per_s:,.2f} - {run.db_request_time_s:g} s",
+            published=float(outside), model=cycle - req_cell["value"], tolerance=slack / float(outside),
+            role="identity", cell=etr_cell["key"]))
     return rows
 
 
@@ -200,7 +236,7 @@ def _printed_hit_share_rows() -> list[LedgerRow]:
 def ledger_rows(cal: Calibration = CALIBRATED) -> list[LedgerRow]:
     """Every published number of the study that the chapter's models reproduce."""
     return (_held_out_rows() + _single_rows(cal) + _itr_ratio_rows(cal) + _data_sharing_rows(cal)
-            + _night_rows(cal) + _itr_identity_rows() + _printed_hit_share_rows())
+            + _night_rows(cal) + _itr_identity_rows() + _time_outside_db_rows() + _printed_hit_share_rows())
 
 
 def misses(cal: Calibration = CALIBRATED) -> "list[dict]":

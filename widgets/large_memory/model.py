@@ -63,11 +63,13 @@ class RequestTime:
 
 @dataclass(frozen=True)
 class ClosedLoop:
-    """The SAP users as a closed loop: each cycles through think time and k DB requests."""
+    """The SAP users as a closed loop: each dialog step spends ``think_s`` outside DB2 and ``requests_per_ds``
+    times the DB request time in it. The calibration takes the printed request time per dialog step
+    (``requests_per_ds = 1``); other values are what-ifs for the other reading of the source's unit."""
 
     users: float  # simulated users (10,560 single system; 7,680 data sharing)
     think_s: float  # time per dialog step outside the DB requests (application server, network), s
-    requests_per_ds: float  # DB requests per dialog step
+    requests_per_ds: float = 1.0  # DB request times per dialog step (1: the printed time is per step)
 
 
 def sync_reads_per_ds(pool_gb, workload: Workload) -> np.ndarray:
