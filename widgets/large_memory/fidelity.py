@@ -18,8 +18,8 @@ import numpy as np
 from ..ledger import LedgerRow
 from . import model as m
 from . import published
-from .calibration import (CALIBRATED, Calibration, night_fit, predict_data_sharing, predict_single, printed_hit_share,
-                          time_outside_db)
+from .calibration import (CALIBRATED, Calibration, night_fit, predict_data_sharing, predict_single,
+                          printed_hit_share)
 
 CHAPTER = "Large memory"
 
@@ -162,31 +162,6 @@ def _itr_identity_rows() -> list[LedgerRow]:
     return rows
 
 
-def _time_outside_db_rows() -> list[LedgerRow]:
-    """Time per dialog step outside DB2 = users / ETR - DB request time, from the printed cells of each run.
-
-    Not a prediction: the arithmetic of Little's law with the request time per dialog step, shown so
-    the reader sees the number the closed loop holds fixed fall as the pools grow. The tolerance is
-    the rounding of the printed ETR and request time."""
-    from .. import ledger
-
-    ss = published.single_system()
-    rows = []
-    for run, outside in zip(ss.itertuples(), time_outside_db(ss)):
-        etr_cell = ledger.cell(published.STUDY, run.file, run.run_id, "etr_ds_per_s")
-        req_cell = ledger.cell(published.STUDY, run.file, run.run_id, "db_request_time_s")
-        cycle = float(run.users) / etr_cell["value"]
-        slack = cycle * ledger.half_unit(etr_cell["printed"]) / etr_cell["value"] + ledger.half_unit(req_cell["printed"])
-        rows.append(LedgerRow(
-            chapter=CHAPTER, source=run.src_etr_ds_per_s,
-            quantity="time per dialog step outside DB2 (s): users / ETR - DB request time",
-            condition=f"{run.run_id}: {run.series}, {run.bp_size_total_gb:g} GB, {run.machine}; "
-                      f"{float(run.users):,.0f} / {run.etr_ds_per_s:,.2f} - {run.db_request_time_s:g} s",
-            published=float(outside), model=cycle - req_cell["value"], tolerance=slack / float(outside),
-            role="identity", cell=etr_cell["key"]))
-    return rows
-
-
 def _night_rows(cal: Calibration) -> list[LedgerRow]:
     """Night Balancing's sync reads: the miss curve's floor and amplitude fitted (2 numbers, 3 points)."""
     night = published.night_single()
@@ -236,7 +211,7 @@ def _printed_hit_share_rows() -> list[LedgerRow]:
 def ledger_rows(cal: Calibration = CALIBRATED) -> list[LedgerRow]:
     """Every published number of the study that the chapter's models reproduce."""
     return (_held_out_rows() + _single_rows(cal) + _itr_ratio_rows(cal) + _data_sharing_rows(cal)
-            + _night_rows(cal) + _itr_identity_rows() + _time_outside_db_rows() + _printed_hit_share_rows())
+            + _night_rows(cal) + _itr_identity_rows() + _printed_hit_share_rows())
 
 
 def misses(cal: Calibration = CALIBRATED) -> "list[dict]":
