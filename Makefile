@@ -35,7 +35,7 @@ book: venv node
 	DB2BOOK_BUILD=1 $(BIN)/jupyter-book build --all -W -n --keep-going .
 
 ## book-fast: for authors, after editing pages: reads only the pages changed since the last build (as strictly)
-book-fast: venv
+book-fast: venv node
 	DB2BOOK_BUILD=1 $(BIN)/jupyter-book build -W -n --keep-going .
 
 ## serve: serve the built site on http://127.0.0.1:$(PORT)
