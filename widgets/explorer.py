@@ -72,14 +72,17 @@ def render_svg(fig: Figure, **values: float) -> str:
 
 
 def live_step(p) -> float:
-    """The live slider's step, refined until the default lies on the slider's grid.
+    """The live slider's step, refined until the default and every position of the static slider
+    lie on the live slider's grid (``min + k * step``).
 
-    A browser slider snaps its value to ``min + k * step``; were the calibrated default off that
-    grid, the explorer would open at a slightly different setting than the model's.
+    A browser slider snaps its value to that grid; were the default or a value the page offers
+    off it, the explorer would open, or land, at a slightly different setting than the page.
     """
+    first = p.static_range()[0]
     step = p.step
     for _ in range(6):  # at most a millionth of the declared step
-        if abs((p.default - p.min) / step - round((p.default - p.min) / step)) <= 1e-6:
+        ks = [(v - p.min) / step for v in (p.default, first, first + p.static_step)]
+        if all(abs(k - round(k)) <= 1e-6 for k in ks):
             return step
         step /= 10
     raise ValueError(f"Param {p.name}: default {p.default!r} is off every grid finer than its step {p.step!r}")

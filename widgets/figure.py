@@ -46,14 +46,32 @@ VEGA_RESERVED_NAMES = frozenset({
     "title", "datum", "event", "item", "parent", "group", "this", "undefined", "NaN", "Infinity",
 })
 
+def _on_steps(value: float, first: float, step: float) -> bool:
+    """Whether ``value`` is ``first + k * step`` for a whole k (to a millionth of a step)."""
+    k = (value - first) / step
+    return abs(k - round(k)) <= 1e-6
+
+
+def _plain(value: float) -> str:
+    """A slider value as a reader reads it, to 6 significant digits: 10,560, 0.017693, 500.734, 60."""
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.6g}"
+
+
 @dataclass(frozen=True)
 class Param:
     """A model parameter that a reader can move.
 
     ``step`` is the live slider's step (fine); ``static_step`` the static page's (coarse: the
-    page carries a precomputed grid). The static grid is the round multiples of ``static_step``
-    plus the calibrated ``default`` itself, so the page opens at exactly the calibrated setting
-    and every other position is a round number.
+    page carries a precomputed grid). A slider's positions are ``first + k * step`` (a browser's
+    range input snaps to them), so the static grid is ``static_min`` (or ``min``) plus whole
+    steps, and the ``default`` the page and the explorer open at must be one of its positions:
+    a reader who moves the slider can always drag it back.
+
+    A fitted or published value that no round grid holds (σ = 0.017693, 10,560 users) is shown
+    rounded: ``default`` is the nearest position, ``calibrated`` the exact value, which stays in the
+    model's calibration and the ledger; the chart says both. ``end`` says, for the reader, why the
+    default sits at an end of its range (one direction is closed); ``flat`` why moving the slider
+    may leave the chart as it is (it drives a readout, not the lines).
     """
 
     name: str
@@ -67,6 +85,9 @@ class Param:
     help: str = ""
     static_min: float | None = None  # the static page may carry a narrower range than the live one
     static_max: float | None = None
+    calibrated: float | None = None  # the exact value that ``default`` shows rounded to the grid
+    end: str = ""  # why the default is at an end of the range (shown with the chart)
+    flat: str = ""  # why a step of this slider may change nothing on the chart
 
     def __post_init__(self):
         if self.name in VEGA_RESERVED_NAMES or self.name.startswith("vega") or not self.name.isidentifier():
@@ -77,32 +98,45 @@ class Param:
             raise ValueError(f"Param {self.name}: default {self.default} outside [{self.min}, {self.max}]")
         if self.step <= 0 or self.static_step <= 0:
             raise ValueError(f"Param {self.name}: steps must be positive")
-        first = self.static_range()[0]
-        if abs(first / self.static_step - round(first / self.static_step)) > 1e-6:
-            # the slider counts its steps from its minimum: an off-grid minimum makes every position odd
-            raise ValueError(f"Param {self.name}: the static slider would start at the default {self.default}, "
-                             f"below its first multiple of {self.static_step}; lower static_min or min")
+        first, last = self.static_range()
+        if not first <= self.default <= last or not _on_steps(self.default, first, self.static_step):
+            raise ValueError(f"Param {self.name}: default {self.default:g} is not a position of the static slider "
+                             f"({first:g} to {last:g} in steps of {self.static_step:g}); round it to one and give "
+                             f"the exact value as calibrated=")
+        if self.calibrated is not None and abs(self.calibrated - self.default) > self.static_step / 2 + 1e-12:
+            raise ValueError(f"Param {self.name}: default {self.default:g} is not the position nearest to the "
+                             f"calibrated {self.calibrated:g} (steps of {self.static_step:g})")
 
     def static_range(self) -> tuple[float, float]:
-        """The static slider's ends: the round multiples of ``static_step`` inside [min, max]
-        (and the static_min/static_max narrowing), widened to include the default."""
-        low = self.min if self.static_min is None else max(self.min, self.static_min)
+        """The static slider's ends: ``static_min`` (or ``min``), and the last whole step from it
+        inside ``static_max`` (or ``max``)."""
+        first = self.min if self.static_min is None else max(self.min, self.static_min)
         high = self.max if self.static_max is None else min(self.max, self.static_max)
-        first = math.ceil(low / self.static_step - 1e-9) * self.static_step
-        last = math.floor(high / self.static_step + 1e-9) * self.static_step
-        return round(min(first, self.default), 10), round(max(last, self.default), 10)
+        last = first + math.floor((high - first) / self.static_step + 1e-9) * self.static_step
+        return round(first, 10), round(last, 10)
 
     def static_values(self) -> np.ndarray:
-        """The grid the static page carries: the round multiples of ``static_step`` in
-        :meth:`static_range`, and the calibrated default exactly (the page opens there)."""
+        """The grid the static page carries: every position of its slider, ``first + k * static_step``."""
         first, last = self.static_range()
-        ks = np.arange(math.ceil(first / self.static_step - 1e-9), math.floor(last / self.static_step + 1e-9) + 1)
-        return np.unique(np.round(np.append(ks * self.static_step, self.default), 10))
+        n = math.floor((last - first) / self.static_step + 1e-9)
+        return np.round(first + self.static_step * np.arange(n + 1), 10)
 
     def static_tolerance(self) -> float:
-        """Half the smallest gap between two grid values: how near a slider value picks a grid row."""
-        values = self.static_values()
-        return float(np.diff(values).min()) / 2 if len(values) > 1 else self.static_step / 2
+        """Half a step: how near a slider value picks a grid row."""
+        return self.static_step / 2
+
+    def notes(self) -> list[str]:
+        """What the chart says about this slider: why it starts at an end, and the exact value it rounds."""
+        out = []
+        if self.calibrated is not None:
+            unit = f" {self.unit}" if self.unit else ""
+            out.append(f"{self.label}: {_plain(self.default)}{unit} on the slider; the calibration uses "
+                       f"{_plain(self.calibrated)}{unit}.")
+        if self.end:
+            out.append(f"{self.label}: {self.end}")
+        if self.flat:
+            out.append(f"{self.label}: {self.flat}")
+        return out
 
     @property
     def title(self) -> str:
@@ -205,7 +239,8 @@ def grid_table(fig: Figure) -> pd.DataFrame:
     return table
 
 
-def _layers(fig: Figure, model_data, series_cols: list[str], filters: list[str]) -> alt.LayerChart:
+def _layers(fig: Figure, model_data, series_cols: list[str], filters: list[str],
+            sliders: tuple[Param, ...] = ()) -> alt.LayerChart:
     scale_x = alt.Scale(type=fig.x.scale, nice=False)
     scale_y = alt.Scale(type=fig.y.scale, nice=True)
     domain = series_cols + _published_series(fig, series_cols)
@@ -280,6 +315,7 @@ def _layers(fig: Figure, model_data, series_cols: list[str], filters: list[str])
         subtitle.append("Dashed rules: values quoted in the source (hover or tap for the line).")
     if fig.reconstruction:
         subtitle.insert(0, "RECONSTRUCTION: the source prints no data for this figure.")
+    subtitle += [note for p in sliders for note in p.notes()]  # the sliders' ends and rounded values
     return alt.layer(*layers).properties(
         width=WIDTH, height=HEIGHT,
         title=alt.TitleParams(fig.title, subtitle=subtitle, anchor="start"),
@@ -356,7 +392,7 @@ def static_chart(fig: Figure) -> alt.LayerChart:
         sliders.append(alt.param(name=p.name, value=float(p.default), bind=alt.binding_range(
             min=first, max=last, step=p.static_step, name=p.title + " ")))
         filters.append(f"abs(datum['{p.name}'] - {p.name}) < {p.static_tolerance()!r}")
-    chart = _layers(fig, data, series_cols, filters).add_params(*sliders)
+    chart = _layers(fig, data, series_cols, filters, fig.params).add_params(*sliders)
     return chart.properties(usermeta={"db2book": {"figure": fig.key, **_disclosure(fig)}})
 
 
@@ -374,4 +410,4 @@ def chart_at(fig: Figure, **values: float) -> alt.LayerChart:
     """The same chart at one parameter setting, with no sliders (the live explorer draws it)."""
     curves = fig.evaluate(**values)
     frame = pd.DataFrame({"x": fig.x_values, **curves})
-    return _layers(fig, frame, list(curves), []).properties(usermeta={"db2book": {"figure": fig.key}})
+    return _layers(fig, frame, list(curves), [], fig.all_params).properties(usermeta={"db2book": {"figure": fig.key}})

@@ -32,7 +32,8 @@ def _point(run: str, metric: str, x: float, y: float, series: str, condition: st
 # --- 1. getpages per random select against rows per key ------------------------------------------
 
 INDEX_LEVELS = Param("levels", "Index levels", "", 2, 6, 4, 1, 1)
-NEW_PAGE = Param("new_page_share", "Rows of a key on a new data page", "", 0.0, 1.0, 0.556, 0.001, 0.111,
+NEW_PAGE = Param("new_page_share", "Rows of a key on a new data page", "", 0.0, 1.0, 0.55, 0.001, 0.15,
+                 static_min=0.1, calibrated=5 / 9,
                  help="0 = all rows of a key on one page; 1 = every row on its own page (fitted: 5 of 9)")
 
 
@@ -55,8 +56,10 @@ SELECT = _figure(
 
 # --- 2. key size to index levels ------------------------------------------------------------------
 
-LOG_ROWS = Param("log10_rows", "Rows in the index (log10)", "", 4, 10, round(float(np.log10(2e7)), 3), 0.001, 1)
-TRUNCATION = Param("nonleaf_key_share", "Non-leaf key kept", "of the key", 0.1, 1.0, 0.4, 0.05, 0.2,
+# steps of a factor of 10 through the published index's 20 million rows: 20 thousand to 2 billion
+LOG_ROWS = Param("log10_rows", "Rows in the index (log10)", "", 4, 10, 7.3, 0.001, 1, static_min=4.3,
+                 calibrated=float(np.log10(2e7)))
+TRUNCATION = Param("nonleaf_key_share", "Non-leaf key kept", "of the key", 0.1, 1.0, 0.4, 0.05, 0.2, static_min=0.2,
                    help="Db2 keeps in a non-leaf page only as much of a key as separates the pages below it")
 
 
@@ -90,8 +93,9 @@ LEVELS = _figure(
 
 # --- 3. getpages saved against CPU saved -------------------------------------------------------------
 
-YOUR_F = Param("your_f", "Your getpage-linked share f", "", 0.0, 0.5, 0.1, 0.005, 0.05,
-               help="the share of CPU that falls with getpages in your environment")
+YOUR_F = Param("your_f", "Your getpage-linked share f", "", 0.0, 0.5, 0.2, 0.005, 0.05,
+               help="the share of CPU that falls with getpages in your environment; it starts at 0.2, twice "
+                    "the largest fitted share, so that its line stands apart from the three fitted ones")
 
 
 def cpu_curves(getpage_cut_pct, your_f):

@@ -26,8 +26,8 @@ _figure = partial(Figure, STUDY, colors=COLORS)
 # --- 1. the critical threshold ---------------------------------------------------------------------
 
 _FIT = cal.threshold_fit()
-LOOP = Param("loop_pages", "Loop working set", "buffers", 100, 1000, cal.THRESHOLD_DEFAULT, 5, 50,
-             static_min=210, static_max=610,
+LOOP = Param("loop_pages", "Loop working set", "buffers", 100, 1000, cal.THRESHOLD_DEFAULT, 5, 40,
+             static_min=250, static_max=610,  # steps of 40 hold the data's bounds, 370 and 450, and 410 between
              help="the pages a repeated pass touches; the data put it between 370 and 450")
 LOOP_SHARE = Param("loop_share", "Share of references in the loop", "", 0.0, 0.9, round(_FIT.loop_share, 2),
                    0.01, 0.05, static_min=0.15, static_max=0.35,
@@ -86,7 +86,8 @@ READS = _figure(
 
 SEQ = Param("sequential_share", "Sequential share of getpages", "", 0.0, 1.0, 0.6, 0.01, 0.1)
 MISS = Param("random_miss", "Random getpages that miss", "", 0.0, 1.0, 0.3, 0.01, 0.1)
-QUANTITY = Param("pages_per_prefetch", "Pages per prefetch I/O", "pages", 1, 32, 32, 1, 1)
+QUANTITY = Param("pages_per_prefetch", "Pages per prefetch I/O", "pages", 1, 32, 32, 1, 1,
+                 end="32 pages is the most one prefetch I/O reads (Goldstein: \"anywhere from 0 to 32 pages\").")
 
 
 def builder_curves(touched, sequential_share, random_miss, pages_per_prefetch=32.0):
@@ -108,7 +109,7 @@ BUILDER = _figure(
 POOL = pub.value(pub.OBJECTS, "nent_bp2_pool", "vp_size_buffers")  # BP2 of 2004 (NENT): 200,000 buffers, VPSEQT 50
 SCAN = Param("scan_share", "Scan's share of getpages", "", 0.0, 0.9, 0.5, 0.01, 0.1)
 RANDOM_PAGES = Param("random_ratio", "Random pages / pool buffers", "x", 0.2, 5.0, 2.0, 0.05, 0.4,
-                     static_max=4.4, help="how much data the random objects touch, relative to the pool")
+                     static_min=0.4, static_max=4.4, help="how much data the random objects touch, relative to the pool")
 SKEW = Param("skew", "Popularity skew of the random pages", "", 0.3, 0.95, 0.7, 0.01, 0.1)
 
 
@@ -143,8 +144,8 @@ def large_memory_points() -> pd.DataFrame:
                          "source": runs["source"]})
 
 
-GETPAGES = Param("getpage_rate", "Getpage rate", "thousand per s", 50, 1000, round(cal.anchor_getpage_rate() / 1000),
-                 1, 50, help="through the 161 GB run by default")
+GETPAGES = Param("getpage_rate", "Getpage rate", "thousand per s", 50, 1000, 400, 1, 50,
+                 calibrated=round(cal.anchor_getpage_rate() / 1000, 1), help="through the 161 GB run by default")
 
 
 def bridge_curves(hit_pct, getpage_rate):

@@ -13,6 +13,13 @@ import numpy as np
 from ..exercise_kit import Generator, Problem
 from . import model
 
+#: Slider values the chapter asks the reader to set: (figure, slider, value, exercise label or "text"
+#: for the prose, "static" or "live" surface). tests/test_sliders.py checks each is a slider position.
+SLIDER_VALUES = (
+    ("request_time", "exponent", 1.0, "text", "static"),
+    ("request_time", "exponent", 1.0, "lm-ex-linear", "static"),
+    ("group_scaling", "gbp_dependent_fraction", 0.59, "lm-ex-gbp", "static"),
+)
 
 
 def _io_not_ratio(rng: np.random.Generator, seed: int) -> Problem:

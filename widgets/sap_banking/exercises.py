@@ -9,6 +9,12 @@ from __future__ import annotations
 from ..exercise_kit import Generator, Problem
 from . import model
 
+#: Slider values the chapter asks the reader to set: (figure, slider, value, exercise label or "text"
+#: for the prose, "static" or "live" surface). tests/test_sliders.py checks each is a slider position.
+SLIDER_VALUES = (
+    ("cf", "cf_capacity", 1.35, "sap-ex-cf", "static"),  # "Use the CF figure's slider to check"
+)
+
 
 def _throughput(rng, seed):
     ds = round(float(rng.uniform(80, 2000)), 2)

@@ -19,12 +19,12 @@ _figure = partial(Figure, STUDY, colors=COLORS)
 
 # --- sliders (illustrative defaults: the deck names no installation's volume or CPU cost) ------------
 
-VOLUME = Param("volume_tb_per_day", "Data written a day, uncompressed", "TB/day", 0.1, 100.0, 1.0, 0.1, 1.0,
-               static_max=10.0, help="SMF, archive or sequential data written in a day (an illustration: 1 TB)")
+VOLUME = Param("volume_tb_per_day", "Data written a day, uncompressed", "TB/day", 0.1, 100.0, 1.0, 0.1, 0.5,
+               static_min=0.5, static_max=5.0, help="SMF, archive or sequential data written in a day (an illustration: 1 TB)")
 RETENTION = Param("retention_days", "Days the data is kept", "days", 1.0, 3650.0, 90.0, 1.0, 30.0,
-                  static_max=360.0, help="how long a day's data stays on disk (an illustration: 90 days)")
+                  static_min=30.0, static_max=360.0, help="how long a day's data stays on disk (an illustration: 90 days)")
 CPU_COST = Param("cpu_s_per_gb", "Software compression cost", "CPU s per GB", 1.0, 500.0, 30.0, 1.0, 10.0,
-                 static_max=100.0, help="CPU seconds to compress one GB in software; measure yours below")
+                 static_min=10.0, static_max=100.0, help="CPU seconds to compress one GB in software; measure yours below")
 
 
 def _rule(run: str, metric: str, label: str) -> dict:
