@@ -107,7 +107,8 @@ def flr_curves(engines, tasks):
     n = np.asarray(engines, dtype=float)
     s_e, p_e = cal.amdahl_fit(cal.ENGINES)
     s_z, p_z = cal.amdahl_fit(cal.ZIIPS)
-    # the capped model through the same two points (k >= 8: the points are unaffected by the cap)
+    # the capped model through the same two points (for k >= 8 the cap leaves them alone; below 8 it
+    # lifts the 8-engine point above the measurement: why at least 8 tasks are needed)
     return {"Amdahl: engines 4 -> 8": model.amdahl_time(n, s_e, p_e),
             "Amdahl: zIIPs 2 -> 6": model.amdahl_time(np.maximum(n - 2.0, 0.5), s_z, p_z),
             "capped at k tasks": model.task_capped_time(n, s_e, p_e, tasks)}
