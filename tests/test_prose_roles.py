@@ -34,7 +34,7 @@ SENTENCES: dict[tuple[str, str], tuple[str, str] | str] = {
     ("zhyperlink", "each option predicted from the other two"): ("elapsed-time reduction (%), ZHYPERLINK=", ""),
     ("zhyperlink", "predicts 27.8% against 27.4% measured"): ("elapsed-time reduction (%), ZHYPERLINK=ENABLE", ""),
     ("zhyperlink", "The *predictions* are few and honest"): ("", "predicted"),
-    ("system_recovery_boost", "doubling the engines would predict 122 s"): ("forward log recovery with the boost", ""),
+    ("system_recovery_boost", "doubling the engines would predict s against the measured"): ("forward log recovery with the boost", ""),
     ("system_recovery_boost", "the engines hypothesis predicts s, if at least 10 tasks"):
         "an extrapolation to 10 engines, which no run measured: no ledger row",
     ("system_recovery_boost", "and predict a boost with 10 engines"): "an exercise: a configuration no run measured",

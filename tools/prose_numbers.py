@@ -36,13 +36,18 @@ ALLOW_COLUMNS = ("page", "number", "reason")
 #: LaTeX ``{,}``), an optional decimal part. Not part of a word (``z13``, ``S30801B1``, ``BP32K``).
 _NUMBER = re.compile(r"(?<![\w.])[-−+]?\d(?:\d|,\d{3}|\{,\}\d{3})*(?:\.\d+)?(?![\w])")
 #: References, not quantities: "Table 4", "Tables 10 to 17", "§3.10", "Figure 18", "p. 12", "DB2 11",
-#: "z/OS 2.1", "section 4", "chapter 6", "APAR PI22091" (the letters keep it out of _NUMBER anyway).
+#: "z/OS 2.1", "section 4", "chapter 6", "SMF 42.6" and "IFCID 199" (record types), "FL 510" (a
+#: function level).
 _REFERENCE = re.compile(
     r"(?:\b(?:Tables?|Figures?|Fig\.|[Ss]ections?|[Cc]hapters?|[Aa]ppendix|pp?\.|[Pp]ages?|[Ss]teps?|"
-    r"DB2|Db2|z/OS|[Vv]ersion|v|[Ee]xercise|[Ll]ines?)|§)\s*§?\d+(?:\.\d+)*[a-z]?"
+    r"DB2|Db2|z/OS|[Vv]ersion|v|[Ee]xercise|[Ll]ines?|SMF|IFCID|APAR|FL)|§)\s*§?\d+(?:\.\d+)*[a-z]?"
     r"(?:\s*(?:,|and|to|or|–|-|&)\s*§?\d+(?:\.\d+)*[a-z]?)*")
 #: A number inside a printed cell, which may carry a unit glued to it ("38.4K", "977M", "89.52%").
 _CELL_NUMBER = re.compile(r"[-−+]?\d[\d,]*(?:\.\d+)?")
+#: Number words a source prints ("two CPs and six zIIPs"), as the digits prose may write them.
+_WORDS = {w: str(i) for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())}
 _YEAR = re.compile(r"^(?:19[5-9]\d|20[0-3]\d)$")
 
 
@@ -68,11 +73,11 @@ def prose(text: str) -> str:
     text = re.sub(r"^```\{code-cell\}.*?^```[ \t]*$", _blank, text, flags=re.S | re.M)
     text = re.sub(r"^(`{3,}|:{3,}).*$", "", text, flags=re.M)  # directive fences
     text = re.sub(r"^:[\w-]+:.*$", "", text, flags=re.M)  # directive options (:label:, :class:)
-    text = re.sub(r"\{[\w:-]+\}`[^`]*`", "", text)  # roles: glue, cite, term, ref, numref
+    text = re.sub(r"\{[\w:-]+\}`[^`\n]*`", "", text)  # roles: glue, cite, term, ref, numref
     text = re.sub(r"`[^`\n]*`", "", text)  # inline code
     text = re.sub(r"\]\([^)\n]*\)", "]", text)  # link targets
     text = re.sub(r"<[^>\n]*>", "", text)  # html tags
-    return _REFERENCE.sub("", text)
+    return _REFERENCE.sub(_blank, text)
 
 
 def normalise(token: str) -> str:
@@ -104,8 +109,8 @@ def typed_numbers(page: str) -> list[TypedNumber]:
 
 @lru_cache(maxsize=None)
 def printed_numbers(study: str) -> frozenset[str]:
-    """Every number a printed cell of ``data/<study>/`` holds, as printed (normalised); a cell printed
-    in thousands or millions ("38.4K", "977M") also gives its value in units (38400)."""
+    """Every number a printed cell of ``data/<study>/`` holds, as printed (normalised, number words as
+    digits, a printed trailing zero also dropped: 410.40 is 410.4); a cell printed in another unit or scale ("38.4K", "1 hour") also gives its ``value`` (38400, 60)."""
     found: set[str] = set()
     for path in sorted((ROOT / "data" / study).glob("*.csv")):
         if path.name == "sources.csv":
@@ -113,9 +118,15 @@ def printed_numbers(study: str) -> frozenset[str]:
         with path.open(newline="", encoding="utf-8") as handle:
             for row in csv.DictReader(handle):
                 printed = row.get("printed") or ""
-                found.update(normalise(t) for t in _CELL_NUMBER.findall(printed))
-                if re.search(r"\d\s*[KkMB]\b", printed) and row.get("value"):  # "38.4K" is also 38400
-                    found.add(normalise(f"{float(row['value']):.10g}"))
+                tokens = [normalise(t) for t in _CELL_NUMBER.findall(printed)]
+                tokens += [_WORDS[w.lower()] for w in re.findall(r"[A-Za-z]+", printed) if w.lower() in _WORDS]
+                # "518.00" says 518, and "410.40" says 410.4: the same number, with no digit invented
+                tokens += [t.rstrip("0").rstrip(".") for t in tokens if re.fullmatch(r"\d+\.\d*0", t)]
+                found.update(tokens)
+                value = (row.get("value") or "").strip()
+                if value and all(float(t) != float(value) for t in tokens):
+                    # printed in another unit or scale ("38.4K" is 38400, "1 hour" is 60 min): the value too
+                    found.add(normalise(f"{float(value):.10g}"))
     return frozenset(found)
 
 
