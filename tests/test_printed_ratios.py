@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import pytest
 
@@ -72,7 +73,8 @@ def _cell(row) -> tuple[float, float]:
     return interval(f"{row.value:g}" if row.flag == "reconstructed" else row.printed, row.value)
 
 
-def checks() -> list[Check]:
+@lru_cache(maxsize=1)
+def checks() -> tuple[Check, ...]:
     out = []
     for study, filename in _long_files():
         frame = load_long(study, filename)
@@ -86,7 +88,7 @@ def checks() -> list[Check]:
                 run_id = keys[0] if isinstance(keys, tuple) else keys
                 out.append(Check((study, filename, run_id, ratio), _cell(cells[ratio]),
                                  (n_lo / d_hi * scale, n_hi / d_lo * scale), cells[ratio].flag))
-    return out
+    return tuple(out)
 
 
 def test_ratios_are_found_in_every_table_that_prints_them():

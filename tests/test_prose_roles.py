@@ -10,7 +10,7 @@ changes role, fails here until the prose or this list is put right.
 from __future__ import annotations
 
 import re
-from pathlib import Path
+from functools import lru_cache
 
 import pytest
 
@@ -64,6 +64,12 @@ SENTENCES: dict[tuple[str, str], tuple[str, str] | str] = {
 }
 
 
+@lru_cache(maxsize=None)
+def _ledger(slug: str) -> tuple:
+    """A study's ledger rows, computed once for all the parametrised cases."""
+    return tuple(ledger.rows(slug))
+
+
 def _sentences(study) -> list[str]:
     text = pn.prose((pn.ROOT / f"{study.page_path}.md").read_text(encoding="utf-8"))
     return [" ".join(s.split()) for s in re.split(r"(?<=[.!?:])\s+", text) if re.search(r"\bpredict", s, re.I)]
@@ -93,7 +99,7 @@ def test_no_entry_is_stale():
 def test_what_the_prose_calls_a_prediction_is_a_predicted_row(key):
     slug, _ = key
     quantity, condition = SENTENCES[key]
-    rows = [r for r in ledger.rows(slug) if quantity in r.quantity and condition in r.condition]
+    rows = [r for r in _ledger(slug) if quantity in r.quantity and condition in r.condition]
     assert rows, f"{slug}: no ledger row with quantity ~ {quantity!r} and condition ~ {condition!r}"
     wrong = [f"{r.quantity} | {r.condition}: {r.role}" for r in rows if r.role != "predicted"]
     assert not wrong, "the prose calls these predictions:\n" + "\n".join(wrong)
