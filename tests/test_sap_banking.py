@@ -1,6 +1,8 @@
 """The SAP Banking chapter: models, calibration, ledger rows, figures, explorer and exercises."""
 from __future__ import annotations
 
+import dataclasses
+
 import math
 
 import numpy as np
@@ -136,8 +138,10 @@ def test_scenario_is_the_one_map_and_refuses_unknown_names():
     s = cal.scenario({})
     assert s.scaling.sigma == pytest.approx(cal.usl_fit().sigma, rel=1e-4)
     assert cal.scenario({"sigma": 0.03}).scaling.sigma == 0.03
-    with pytest.raises(ValueError, match="unknown slider name"):
+    with pytest.raises(ValueError, match="no field named 'sigmaa'; the fields are .*kappa_e4"):
         cal.scenario({"sigmaa": 0.03})
+    assert set(cal.defaults()) == {f.name for f in dataclasses.fields(cal.Sliders)}  # one list of slider names
+    assert cal.scenario({"x": 1.0}, passthrough=("x",)) == cal.scenario({})  # a declared name passes, unused
     with pytest.raises(ValueError, match="sigma"):
         cal.scenario({"sigma": 2.0})
     with pytest.raises(ValueError, match="cf_capacity"):
@@ -145,6 +149,19 @@ def test_scenario_is_the_one_map_and_refuses_unknown_names():
 
 
 # --- the ledger ----------------------------------------------------------------------------------------------
+
+
+def test_the_readout_declares_what_passes_through():
+    """The readout hands every slider value to scenario(): a name that is no scenario input and not
+    declared in OTHER_SLIDERS is an error, never silently dropped."""
+    from widgets.sap_banking import explorer, figures
+
+    sliders = {p.name for fig in figures.ALL for p in fig.all_params}
+    assert sliders <= set(cal.defaults()) | set(cal.OTHER_SLIDERS)
+    text = explorer._readout({name: cal.defaults()[name] for name in sliders})
+    assert "processors" in text and "nan" not in text.lower()
+    with pytest.raises(ValueError, match="no field named 'typo'"):
+        explorer._readout({**cal.defaults(), "typo": 1.0})
 
 
 def test_ledger_roles_and_misses():

@@ -1,6 +1,7 @@
 """Fitting helpers shared by every study's ``calibration.py`` (pure numpy, no plotting).
 
 * :func:`relative_lsq`: linear least squares on relative residuals;
+* :func:`through_origin`: the slope of a line through the origin, by ordinary least squares;
 * :func:`rms`: root-mean-square of relative errors; :func:`band`: the tolerance band a fit argues;
 * :func:`scenario`: a calibrated default with the fields a set of slider values names replaced.
 """
@@ -26,6 +27,19 @@ def relative_lsq(x, y) -> np.ndarray:
     y = np.asarray(y, dtype=float)
     coef, *_ = np.linalg.lstsq(x / y[:, None], np.ones_like(y), rcond=None)
     return coef
+
+
+def through_origin(x, y) -> float:
+    """Slope ``c`` of y = c x by ordinary least squares: minimises sum((c x - y)^2), so each point's
+    error counts in the unit of ``y`` (use :func:`relative_lsq` to weigh each as a share of its own
+    value). The slope is in units of ``y`` per unit of ``x`` (percent busy per DS/s, say)."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if x.shape != y.shape or x.size == 0:
+        raise ValueError(f"through_origin: x and y must be non-empty and of one shape, got {x.shape} and {y.shape}")
+    denominator = float((x * x).sum())
+    if denominator == 0:
+        raise ValueError("through_origin: every x is 0, so no line through the origin is defined")
+    return float((x * y).sum() / denominator)
 
 
 def rms(errors) -> float:

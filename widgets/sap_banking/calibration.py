@@ -17,6 +17,7 @@ explorer's readouts both call it.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -24,7 +25,8 @@ from typing import Callable, Mapping
 
 import numpy as np
 
-from ..fitting import relative_least_squares
+from .. import fitting
+from ..fitting import relative_least_squares, relative_lsq, through_origin
 from ..validation import non_negative, positive
 from . import model as m
 from . import published as pub
@@ -42,21 +44,6 @@ ITR_TOLERANCE = 0.04
 CF_TOLERANCE_POINTS = 3.0
 
 PROCESSORS_MEASURED_MAX = 60
-
-
-# --- a generic helper (issue 17 moves it to widgets/fitting.py) -----------------------------------------------
-
-
-def through_origin(x, y) -> float:
-    """Slope ``c`` of y = c x by ordinary least squares (unit of y per unit of x)."""
-    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    return float((x * y).sum() / (x * x).sum())
-
-
-def constant_ratio(x, y) -> float:
-    """The constant ``k`` of y = k x by relative least squares: minimises sum((k x / y - 1)^2)."""
-    r = np.asarray(x, dtype=float) / np.asarray(y, dtype=float)
-    return float(r.sum() / (r * r).sum())
 
 
 # --- the scaling laws --------------------------------------------------------------------------------------
@@ -183,7 +170,7 @@ def per_step(metric: str) -> float:
     runs = pub.posting_runs()
     if metric not in runs.columns or metric.startswith("src_"):
         raise ValueError(f"metric={metric!r} is not a Table 3 rate the chapter uses")
-    return constant_ratio(runs["etr_ds_per_s"], runs[metric])
+    return float(relative_lsq(runs["etr_ds_per_s"], runs[metric])[0])
 
 
 def etr_per_work_process() -> float:
@@ -233,17 +220,33 @@ def defaults() -> dict[str, float]:
     }
 
 
-def scenario(values: Mapping[str, float]) -> Scenario:
+@dataclass(frozen=True)
+class Sliders:
+    """The slider values :func:`scenario` reads, in the sliders' units (defaults: :func:`defaults`)."""
+
+    sigma: float  # contention, a fraction
+    kappa_e4: float  # coherency, in units of 1e-4
+    cf_capacity: float  # CF capacity, x the measured CF
+    io_per_ds: float  # database I/Os per dialog step
+    log_kb_per_ds: float  # log KB per dialog step
+    response_s: float  # response time per dialog step, s
+    processors: float  # processors of the readout
+
+
+#: The chapter's slider names that are not :class:`Sliders` fields and that :func:`scenario` lets
+#: pass: none. Every SAP Banking slider is a scenario input (the figures' x axes are not sliders).
+OTHER_SLIDERS: tuple[str, ...] = ()
+
+
+def scenario(values: Mapping[str, float], passthrough: tuple[str, ...] = OTHER_SLIDERS) -> Scenario:
     """The one map from slider values (by name; missing ones take :func:`defaults`) to model inputs.
 
-    Unknown names raise ValueError listing the known ones; a value outside its range raises
-    ValueError from the model function that checks it.
+    Built on :func:`widgets.fitting.scenario` over :class:`Sliders`: a name that is neither a field
+    nor in ``passthrough`` (:data:`OTHER_SLIDERS`) raises ValueError listing the fields; a value
+    outside its range raises ValueError from the model function that checks it.
     """
-    known = defaults()
-    unknown = sorted(set(values) - set(known))
-    if unknown:
-        raise ValueError(f"unknown slider name(s) {unknown}; known: {', '.join(known)}")
-    v = {**known, **{k: float(x) for k, x in values.items()}}
+    v = dataclasses.asdict(fitting.scenario(Sliders(**defaults()), {k: float(x) for k, x in values.items()},
+                                            passthrough=passthrough))
     fit = usl_fit()
     sigma = float(m.check_sigma(v["sigma"]))
     kappa = float(m.check_kappa(v["kappa_e4"] * 1e-4))

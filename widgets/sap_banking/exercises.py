@@ -10,9 +10,10 @@ from ..exercise_kit import Generator, Problem
 from . import model
 
 #: Slider values the chapter asks the reader to set: (figure, slider, value, exercise label or "text"
-#: for the prose, "static" or "live" surface). tests/test_sliders.py checks each is a slider position.
+#: for the prose, "static" or "live" surface[, the glue name when the text glues the value from the model
+#: instead of typing it]). tests/test_sliders.py checks each is a slider position.
 SLIDER_VALUES = (
-    ("cf", "cf_capacity", 1.35, "sap-ex-cf", "static"),  # "Use the CF figure's slider to check"
+    ("cf", "cf_capacity", 1.35, "sap-ex-cf", "static", "sap_ceiling_cf2_capacity"),  # "Use the CF figure's slider"
 )
 
 
