@@ -294,11 +294,11 @@ def _middle(fig: Figure) -> float:
 
 
 def printed_number(value: float) -> str:
-    """A published number as it reads in print: no binary noise, no exponent, thousands separated."""
-    value = float(value)
-    if value == int(value) and abs(value) < 1e15:
-        return f"{int(value):,}"
-    return f"{value:,.10g}"
+    """A published number as it reads in print: no binary noise, no exponent, thousands separated
+    (a value worked out from printed cells shows four significant digits: :func:`widgets.tables.cell_text`)."""
+    from .tables import cell_text
+
+    return cell_text(float(value))
 
 
 def published_points(fig: Figure) -> pd.DataFrame:
