@@ -39,7 +39,7 @@ def pages() -> list[str]:
 SNAKE = re.compile(r"(?<![\w./-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b(?![./]\w)")
 #: A number printed with more decimals than any study prints (five or more), or with an exponent.
 RAW_FLOAT = re.compile(r"(?<![\w.])-?\d[\d,]*\.\d{5,}(?![\w.])")
-SCIENTIFIC = re.compile(r"(?<![\w.])-?\d(?:\.\d+)?e[+-]?\d+(?![\w.])", re.I)
+SCIENTIFIC = re.compile(r"(?<![\w.-])-?\d(?:\.\d+)?e[+-]?\d+(?![\w.])", re.I)  # not a model name (3907-7E7)
 
 #: JavaScript: everything one page shows that the checks read (text only; no clicking).
 JS_PAGE = r"""
@@ -48,7 +48,7 @@ JS_PAGE = r"""
   const visible = e => !!(e.offsetWidth || e.offsetHeight || e.getClientRects().length);
   const text = e => (e.innerText || e.textContent || '').trim();
   const out = {vw, page_width: document.documentElement.scrollWidth, wide: [], clipped: [], cells: [], headers: [],
-               sliders: [], chart_text: [], code: [], index_columns: 0, collisions: [], cut: [], dup_ticks: []};
+               sliders: [], chart_text: [], verbatim: [], code: [], index_columns: 0, collisions: [], cut: [], dup_ticks: []};
   for (const c of document.querySelectorAll('.db2book-chart')) {
     const r = (c.querySelector('svg') || c).getBoundingClientRect();
     if (r.width > vw + 0.5 || r.right > vw + 0.5 || r.left < -0.5) out.wide.push(c.dataset.figure || c.id);
@@ -61,10 +61,13 @@ JS_PAGE = r"""
     if (eq.left < box.left - 0.5 || (eq.right > box.right + 0.5 && !scrolls)) out.clipped.push(text(d).slice(0, 40));
   }
   // tables a reader sees: every table on the page but the tooltip's
+  // (a table marked verbatim holds a program's own names and values: the SQL DI miniature's rows)
   for (const t of document.querySelectorAll('table')) {
     if (t.closest('#vg-tooltip-element')) continue;
-    for (const c of t.querySelectorAll('td')) { const s = text(c); if (s) out.cells.push(s); }
-    for (const c of t.querySelectorAll('th')) { const s = text(c); if (s) out.headers.push(s); }
+    const cells = t.classList.contains('db2book-verbatim') ? out.verbatim : out.cells;
+    const headers = t.classList.contains('db2book-verbatim') ? out.verbatim : out.headers;
+    for (const c of t.querySelectorAll('td')) { const s = text(c); if (s) cells.push(s); }
+    for (const c of t.querySelectorAll('th')) { const s = text(c); if (s) headers.push(s); }
     // a bare 0..N index: the first cell of every body row counts 0, 1, 2, ...
     const rows = [...t.querySelectorAll('tbody tr')];
     if (rows.length >= 2 && rows.every((row, i) => row.cells.length > 1 && text(row.cells[0]) === String(i))) out.index_columns++;
@@ -132,13 +135,13 @@ DEFECTS = ["charts wider than the viewport", "page wider than the viewport", "cl
            "cut-off chart text and subtitles", "taps on a published point without a tooltip"]
 
 
-def _snake(texts: list[str]) -> list[str]:
+def snake_names(texts: list[str]) -> list[str]:
     return [m for t in texts for m in SNAKE.findall(t)]
 
 
-def _text_defects(seen: dict) -> dict[str, list[str]]:
+def text_defects(seen: dict) -> dict[str, list[str]]:
     cells, headers = seen["cells"], seen["headers"]
-    every_cell = cells + headers
+    every_cell = cells + headers + seen["verbatim"]
     return {
         "charts wider than the viewport": seen["wide"],
         "page wider than the viewport": [f"{seen['page_width']} px"] if seen["page_width"] > seen["vw"] else [],
@@ -148,10 +151,10 @@ def _text_defects(seen: dict) -> dict[str, list[str]]:
         "raw floats in tables": [m for c in every_cell for m in RAW_FLOAT.findall(c)],
         "scientific notation (tables, charts)": [m for c in every_cell + seen["chart_text"] for m in SCIENTIFIC.findall(c)],
         "True/False cells": [c for c in every_cell if c in ("True", "False")],
-        "snake_case: table headers and row names": _snake(headers),
-        "snake_case: table cells": _snake(cells),
-        "snake_case: slider labels": _snake(seen["sliders"]),
-        "snake_case: chart text": _snake(seen["chart_text"]),
+        "snake_case: table headers and row names": snake_names(headers),
+        "snake_case: table cells": snake_names(cells),
+        "snake_case: slider labels": snake_names(seen["sliders"]),
+        "snake_case: chart text": snake_names(seen["chart_text"]),
         "visible static_chart( cells": [c[:60] for c in seen["code"] if c.lstrip().startswith("static_chart(")
                                         or "\nstatic_chart(" in c],
         "np.float64(": ["np.float64("] * seen["np_float"],
@@ -162,7 +165,7 @@ def _text_defects(seen: dict) -> dict[str, list[str]]:
     }
 
 
-def _tooltips(page, phone: bool, per_chart: int = 2) -> tuple[list[str], int]:
+def tooltips(page, phone: bool, per_chart: int = 2) -> tuple[list[str], int]:
     """Hover (desktop) or tap (phone) the first published points of every chart: their tooltips' texts,
     and how many showed none."""
     texts, missing = [], 0
@@ -187,7 +190,7 @@ def _tooltips(page, phone: bool, per_chart: int = 2) -> tuple[list[str], int]:
     return texts, missing
 
 
-def _click_every_control(page, url: str) -> int:
+def click_every_control(page, url: str) -> int:
     """Click each interactive control once (as a reader would); returns how many were clicked."""
     clicked = 0
     for selector in CONTROLS.values():
@@ -225,14 +228,14 @@ def audit_page(b, base: str, name: str, size: str) -> dict[str, list[str]]:
         url = f"{base}/{name}.html"
         page.goto(url, wait_until="networkidle")
         page.wait_for_function(JS_CHARTS_DRAWN, timeout=30_000)
-        found = _text_defects(page.evaluate(JS_PAGE))
+        found = text_defects(page.evaluate(JS_PAGE))
         found["console errors on load"] = list(log.errors())
-        tips, missing = _tooltips(page, phone=size == "phone")
-        found["snake_case: tooltips"] = _snake(tips)
+        tips, missing = tooltips(page, phone=size == "phone")
+        found["snake_case: tooltips"] = snake_names(tips)
         found["raw floats in tooltips"] = [m for t in tips for m in RAW_FLOAT.findall(t)]
         found["taps on a published point without a tooltip"] = ["a point"] * missing if size == "phone" else []
         before = len(log.errors())
-        _click_every_control(page, url)
+        click_every_control(page, url)
         found["console errors after clicking the controls"] = list(log.errors()[before:])
         found["axe serious/critical (nodes)"] = _axe(page) if size == "desktop" else []
         return {k: [f"{name}: {v}" for v in vals] for k, vals in found.items()}

@@ -36,9 +36,11 @@ def _register_tables() -> None:
         html = shell.display_formatter.formatters["text/html"]
         for module in ("pandas", "pandas.core.frame"):  # pandas 3 names its public classes' module "pandas"
             html.for_type_by_name(module, "DataFrame", _table_html)
+        import numpy  # (IPython's lookup by name misses numpy's scalar types: registered by type)
+
         plain = shell.display_formatter.formatters["text/plain"]
         for name in NUMPY_SCALARS:
-            plain.for_type_by_name("numpy", name, _number_text)
+            plain.for_type(getattr(numpy, name if name != "bool" else "bool_"), _number_text)
 
 
 _register_tables()

@@ -36,7 +36,7 @@ MAX_COLUMNS = 8  # the widest table that still reads on a laptop; wider ones are
 #: Significant digits: the most a printed number has (kept exactly), and what arithmetic is shown with.
 PRINTED_DIGITS = 6
 DERIVED_DIGITS = 4
-NAME_COLUMNS = ("metric", "run", "run_id", "where_metric")
+NAME_COLUMNS = ("metric", "run", "run_id")
 
 #: A snake_case name, as ``data/`` names metrics and runs.
 SNAKE_NAME = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
@@ -178,7 +178,8 @@ def _one_table(frame: pd.DataFrame, show_index: bool, verbatim: bool = False) ->
             f"{html.escape(cell_text(reader_label(v) if is_name else v))}</td>" for v, is_name in zip(row, names))
         name = f'<th scope="row">{label(key)}</th>' if show_index else ""
         rows.append(f"<tr>{name}{cells}</tr>")
-    return (f'<div class="db2book-table" tabindex="0"><table class="dataframe db2book-table"><thead><tr>{head}</tr></thead>'
+    kind = "dataframe db2book-table" + (" db2book-verbatim" if verbatim else "")
+    return (f'<div class="db2book-table" tabindex="0"><table class="{kind}"><thead><tr>{head}</tr></thead>'
             f"<tbody>{''.join(rows)}</tbody></table></div>")
 
 
