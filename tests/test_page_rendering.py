@@ -211,7 +211,8 @@ def test_a_rule_label_reads_away_from_the_nearer_edge():
     ("hit_ratio_pct_4k", "Hit ratio, 4K (%)"), ("sync_reads_delta_pct", "Sync reads change (%)"),
     ("db2_12_fl510", "Db2 12 FL510"), ("zos_level", "z/OS level"), ("log_mb_per_s", "Log (MB per s)"),
     ("banking_accounts_count", "Banking accounts"), ("cp_count", "CP count"), ("example_2_4", "Example 2.4"),
-    ("nent_2004_03_01", "NENT 2004-03-01"), ("S30801B1", "S30801B1"), ("metric", "metric"), (3, 3)])
+    ("nent_2004_03_01", "NENT 2004-03-01"), ("S30801B1", "S30801B1"), ("users", "Users"), ("etr", "ETR"),
+    ("vocabulary words", "vocabulary words"), (3, 3)])
 def test_a_name_from_data_reads_as_words_and_units(name, words):
     assert reader_label(name) == words
 
@@ -322,3 +323,17 @@ def test_the_glossary_has_an_a_to_z_line_whose_every_letter_leads_to_its_terms()
         for term in terms:
             first = term.lstrip("*_`")[0].lower()
             assert (first.isdigit() if letter == "0-9" else first == letter), (letter, term)
+
+
+def test_every_bar_is_clipped_to_its_plot():
+    """A bar starts at its scale's zero: on an ITR axis from 600 it ran 670 px below the chart."""
+    from widgets.large_memory import figures as LM
+    from widgets.render import clip_bars
+
+    spec = clip_bars(LM.itr_bars().to_dict())
+    bars = [layer["mark"] for layer in spec["layer"] if (layer.get("mark") or {}).get("type") == "bar"]
+    assert bars and all(mark["clip"] is True for mark in bars)
+    texts = [layer["mark"] for layer in spec["layer"] if (layer.get("mark") or {}).get("type") == "text"]
+    assert texts and not any(mark.get("clip") for mark in texts)  # a bar's label may sit above the plot
+    assert clip_bars({"mark": "bar"}) == {"mark": {"type": "bar", "clip": True}}
+    assert '"clip":true' in embed_html(LM.itr_bars().to_dict()).replace(" ", "")

@@ -37,8 +37,10 @@ def pages() -> list[str]:
 
 #: A snake_case name (``etr_ds_per_s``) that is not part of a file name (``s3_10_results.csv``).
 SNAKE = re.compile(r"(?<![\w./-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b(?![./]\w)")
-#: A number printed with more decimals than any study prints (five or more), or with an exponent.
-RAW_FLOAT = re.compile(r"(?<![\w.])-?\d[\d,]*\.\d{5,}(?![\w.])")
+#: A number shown with more decimals than any study prints (five or more): a cell or tooltip field that
+#: is that number (with a unit or a flag mark). Prose may need the digits ("106.8115234 GB, which rounds
+#: to 106.812; printed 106.811" explains a contradiction) and is not counted.
+RAW_FLOAT = re.compile(r"^\s*[+\u2212-]?\d[\d,]*\.\d{5,}\s*(?:%|[A-Za-z\u00b5/]{1,6})?\s*[\u2020\u2021\u00a7]?\s*$")
 SCIENTIFIC = re.compile(r"(?<![\w.-])-?\d(?:\.\d+)?e[+-]?\d+(?![\w.])", re.I)  # not a model name (3907-7E7)
 
 #: JavaScript: everything one page shows that the checks read (text only; no clicking).
@@ -48,7 +50,7 @@ JS_PAGE = r"""
   const visible = e => !!(e.offsetWidth || e.offsetHeight || e.getClientRects().length);
   const text = e => (e.innerText || e.textContent || '').trim();
   const out = {vw, page_width: document.documentElement.scrollWidth, wide: [], clipped: [], cells: [], headers: [],
-               sliders: [], chart_text: [], verbatim: [], code: [], index_columns: 0, collisions: [], cut: [], dup_ticks: []};
+               sliders: [], chart_text: [], verbatim: [], code: [], index_columns: 0, collisions: [], cut: [], dup_ticks: [], spill: []};
   for (const c of document.querySelectorAll('.db2book-chart')) {
     const r = (c.querySelector('svg') || c).getBoundingClientRect();
     if (r.width > vw + 0.5 || r.right > vw + 0.5 || r.left < -0.5) out.wide.push(c.dataset.figure || c.id);
@@ -87,6 +89,17 @@ JS_PAGE = r"""
       const r = t.getBoundingClientRect();
       if (r.width && (r.left < frame.left - 1 || r.right > frame.right + 1)) out.cut.push(name + ': ' + s);
       else if (s.endsWith('…')) out.cut.push(name + ': ' + s);
+    }
+    // marks drawn outside their plot (a bar from zero on a scale that starts at 600); a point's
+    // symbol may reach a little past the edge
+    for (const m of svg.querySelectorAll('g.role-mark:not(.mark-text) > path')) {
+      const frame = m.closest('.role-frame');
+      const bg = frame && frame.querySelector(':scope > g > path.background');
+      if (!bg) continue;
+      const p = bg.getBoundingClientRect(), q = m.getBoundingClientRect();
+      if (!q.width && !q.height) continue;
+      const over = Math.max(q.bottom - p.bottom, p.top - q.top, q.right - p.right, p.left - q.left);
+      if (over > 12) { out.spill.push(name + ': ' + Math.round(over) + ' px'); break; }
     }
     // labels of rules and marks (not axes or legends) that overlap another label
     const labels = [];
@@ -131,8 +144,14 @@ DEFECTS = ["charts wider than the viewport", "page wider than the viewport", "cl
            "snake_case: table headers and row names", "snake_case: table cells", "snake_case: slider labels",
            "snake_case: chart text", "snake_case: tooltips", "raw floats in tooltips", "console errors on load",
            "console errors after clicking the controls", "axe serious/critical (nodes)", "visible static_chart( cells",
-           "np.float64(", "0…N index columns", "colliding rule labels", "duplicate axis ticks",
+           "np.float64(", "0…N index columns", "marks drawn outside their plot", "colliding rule labels",
+           "duplicate axis ticks",
            "cut-off chart text and subtitles", "taps on a published point without a tooltip"]
+
+
+def raw_floats(texts: list[str]) -> list[str]:
+    """The fields (cells, or a tooltip's lines and values) that are a number with too many decimals."""
+    return [f for t in texts for f in re.split(r"[\t\n]", t) if RAW_FLOAT.match(f)]
 
 
 def snake_names(texts: list[str]) -> list[str]:
@@ -148,7 +167,7 @@ def text_defects(seen: dict) -> dict[str, list[str]]:
         "clipped equations": seen["clipped"],
         "NaN cells": [c for c in every_cell if c.lower() in ("nan", "<na>", "nat") or re.search(r"\bNaN\b", c)],
         "ellipsis cells": [c for c in every_cell if c.endswith(("…", "..."))],
-        "raw floats in tables": [m for c in every_cell for m in RAW_FLOAT.findall(c)],
+        "raw floats in tables": raw_floats(every_cell),
         "scientific notation (tables, charts)": [m for c in every_cell + seen["chart_text"] for m in SCIENTIFIC.findall(c)],
         "True/False cells": [c for c in every_cell if c in ("True", "False")],
         "snake_case: table headers and row names": snake_names(headers),
@@ -160,6 +179,7 @@ def text_defects(seen: dict) -> dict[str, list[str]]:
         "np.float64(": ["np.float64("] * seen["np_float"],
         "0…N index columns": ["a table"] * seen["index_columns"],
         "colliding rule labels": seen["collisions"],
+        "marks drawn outside their plot": seen["spill"],
         "duplicate axis ticks": seen["dup_ticks"],
         "cut-off chart text and subtitles": seen["cut"],
     }
@@ -232,7 +252,7 @@ def audit_page(b, base: str, name: str, size: str) -> dict[str, list[str]]:
         found["console errors on load"] = list(log.errors())
         tips, missing = tooltips(page, phone=size == "phone")
         found["snake_case: tooltips"] = snake_names(tips)
-        found["raw floats in tooltips"] = [m for t in tips for m in RAW_FLOAT.findall(t)]
+        found["raw floats in tooltips"] = raw_floats(tips)
         found["taps on a published point without a tooltip"] = ["a point"] * missing if size == "phone" else []
         before = len(log.errors())
         click_every_control(page, url)

@@ -180,6 +180,23 @@ def describe(spec: dict) -> str:
     return " ".join(p.rstrip() if p.rstrip().endswith(".") else p.rstrip() + "." for p in parts if p.strip())
 
 
+def clip_bars(spec):
+    """The spec with every bar clipped to its plot: a bar is drawn from its scale's zero, so on a
+    scale that does not start at zero (ITR from 600 to 850) it ran below the axis, over the axis's
+    labels and the legend. A bar never has anything to show outside its plot."""
+    if isinstance(spec, list):
+        return [clip_bars(item) for item in spec]
+    if not isinstance(spec, dict):
+        return spec
+    out = {key: clip_bars(value) for key, value in spec.items()}
+    mark = out.get("mark")
+    if mark == "bar":
+        out["mark"] = {"type": "bar", "clip": True}
+    elif isinstance(mark, dict) and mark.get("type") == "bar":
+        out["mark"] = {**mark, "clip": True}
+    return out
+
+
 def embed_html(spec: dict) -> str:
     """HTML for one chart on the static site: its title as text, a div, one call that draws it, its data.
 
@@ -187,7 +204,7 @@ def embed_html(spec: dict) -> str:
     (capped at the width it was designed for), the title and subtitle move out of the picture into
     text that wraps, and the chart carries a ``description`` that Vega reads out as the SVG's label.
     """
-    spec = dict(spec)
+    spec = clip_bars(dict(spec))
     figure = (spec.get("usermeta") or {}).get("db2book", {}).get("figure", "")
     chart_id = f"db2book-chart-{os.getpid()}-{next(_counter)}"
     spec.setdefault("description", describe(spec))

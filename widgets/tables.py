@@ -65,8 +65,11 @@ def reader_label(name) -> str:
     """A name from ``data/`` as a reader reads it: words and units, not an identifier.
 
     ``etr_ds_per_s`` -> "ETR (dialog steps per s)", ``hit_ratio_pct_4k`` -> "Hit ratio, 4K (%)",
-    ``db2_12_fl510`` -> "Db2 12 FL510". Anything that is not a snake_case name is returned as it is.
+    ``db2_12_fl510`` -> "Db2 12 FL510", ``users`` -> "Users". Anything else (a run printed as
+    ``S30801B1``, words with spaces) is returned as it is.
     """
+    if isinstance(name, str) and re.fullmatch(r"[a-z][a-z0-9]*", name):  # one word: "users" -> "Users"
+        return WORDS.get(name, name.capitalize())
     if not isinstance(name, str) or not SNAKE_NAME.match(name):
         return name
     tokens = name.split("_")
