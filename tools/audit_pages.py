@@ -93,6 +93,7 @@ JS_PAGE = r"""
     // marks drawn outside their plot (a bar from zero on a scale that starts at 600); a point's
     // symbol may reach a little past the edge
     for (const m of svg.querySelectorAll('g.role-mark:not(.mark-text) > path')) {
+      if (m.closest('[clip-path]')) continue;  // clipped to its plot: what lies outside is not drawn
       const frame = m.closest('.role-frame');
       const bg = frame && frame.querySelector(':scope > g > path.background');
       if (!bg) continue;
