@@ -13,7 +13,7 @@ import pytest
 from widgets.data import printed_table
 from widgets.figure import static_chart
 from widgets.render import compact_data, describe, embed_html
-from widgets.tables import MAX_COLUMNS, cell_text, table_html
+from widgets.tables import MAX_COLUMNS, SNAKE_NAME, cell_text, reader_label, table_html
 from widgets.zhyperlink import figures as ZHL
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "book" / "_ext"))
@@ -201,3 +201,139 @@ def test_a_rule_label_reads_away_from_the_nearer_edge():
         shown = [t for t in texts if eval(t["transform"][-1]["filter"].replace("datum.x", repr(float(label.x))))]
         assert len(shown) == 1, label
         assert shown[0]["mark"]["align"] == ("right" if label.x > middle else "left"), label
+
+
+# --- names, numbers and weight (issue 11, second pass) ------------------------------------------------------
+
+
+@pytest.mark.parametrize("name, words", [
+    ("etr_ds_per_s", "ETR (dialog steps per s)"), ("real_storage_gb", "Real storage (GB)"),
+    ("hit_ratio_pct_4k", "Hit ratio, 4K (%)"), ("sync_reads_delta_pct", "Sync reads change (%)"),
+    ("db2_12_fl510", "Db2 12 FL510"), ("zos_level", "z/OS level"), ("log_mb_per_s", "Log (MB per s)"),
+    ("banking_accounts_count", "Banking accounts"), ("cp_count", "CP count"), ("example_2_4", "Example 2.4"),
+    ("nent_2004_03_01", "NENT 2004-03-01"), ("S30801B1", "S30801B1"), ("users", "Users"), ("etr", "ETR"),
+    ("vocabulary words", "vocabulary words"), (3, 3)])
+def test_a_name_from_data_reads_as_words_and_units(name, words):
+    assert reader_label(name) == words
+
+
+def test_a_printed_table_shows_words_not_identifiers_and_a_verbatim_table_keeps_its_names():
+    table = printed_table("large_memory", "t04_isolated_results.csv")
+    markup = table_html(table)
+    rows = re.findall(r'<th scope="row">(.*?)</th>', markup)
+    assert rows and not [r for r in rows if SNAKE_NAME.match(r)], rows
+    assert "ETR (dialog steps per s)" in rows and "etr_ds_per_s" not in markup
+    flags = pd.DataFrame({"run": ["no_boost"], "metric": ["db2_restart_s"], "why": ["a note_with_underscores"]})
+    cells = _cells(table_html(flags))
+    assert {"No boost", "Db2 restart (s)", "a note_with_underscores"} <= set(cells)  # names in words, prose kept
+    rows_of_a_program = pd.DataFrame({"add_on": ["sleeping_bag"], "product": ["snow_boots"]})
+    rows_of_a_program.attrs["verbatim"] = True
+    kept = table_html(rows_of_a_program)
+    assert {"add_on", "sleeping_bag", "snow_boots"} <= set(_cells(kept)) and "db2book-verbatim" in kept
+
+
+@pytest.mark.parametrize("value, text", [
+    (88.87895615, "88.88"), (3005.18416, "3,005"), (27.74633333, "27.75"), (100873000.4, "100,873,000"),
+    (708.77, "708.77"), (0.12315, "0.12315"), (1.234567e-9, "0.000000001235")])
+def test_a_worked_out_number_shows_four_digits_and_a_printed_one_as_printed(value, text):
+    assert cell_text(value) == text
+
+
+def test_a_numpy_number_left_as_a_cells_result_prints_as_the_number():
+    from IPython.core.interactiveshell import InteractiveShell
+
+    import widgets
+
+    shell = InteractiveShell.instance()
+    try:
+        widgets._register_tables()
+        assert shell.display_formatter.format(np.float64(868.0))[0]["text/plain"] == "868"
+        assert shell.display_formatter.format(np.float64(0.1 + 0.2))[0]["text/plain"] == "0.3"
+    finally:
+        InteractiveShell.clear_instance()
+
+
+def test_the_ledger_shows_the_model_at_the_published_precision_and_each_miss_once():
+    from widgets import ledger
+
+    assert ledger.format_model(-2.88462, -2.9) == "-2.88"
+    assert ledger.format_model(15018123.4, 15022000) == "15,018,123"
+    assert ledger.format_model(0.00123456, 0.0012) == "0.00123"
+    page = ledger.chapter_html("sql_data_insights")
+    assert " style=\"color" not in page and "font-size:0.85em\">" not in page  # the look is said once
+    assert page.count("<style>") == 1 and 'class="ledger-scroll" tabindex="0"' in page
+    misses = [r for r in ledger.rows("sql_data_insights") if r.known_miss]
+    assert misses and page.count("<strong>Known miss:") == len(misses)  # each once, not again in the rows below
+
+
+def test_a_charts_grid_goes_to_the_page_as_numbers_not_quoted_text():
+    spec = static_chart(ZHL.CPU).to_dict()
+    vega = json.loads(re.match(r'"[^"]+", (.*)\);</script>', embed_html(spec).split("window.db2bookEmbed(", 1)[1])
+                      .group(1))
+    columns = next(sig["value"] for sig in vega["signals"] if sig["name"] == "db2book_table_0")
+    values = [v for col in columns for v in col.get("u", col.get("v", []))]
+    numeric = [v for v in values if isinstance(v, (int, float))]
+    quoted_numbers = [v for v in values if isinstance(v, str) and re.fullmatch(r"-?[\d.e+-]+", v)]
+    assert numeric and not quoted_numbers, quoted_numbers[:5]
+
+
+def test_the_extensions_stylesheets_lose_the_rules_no_page_can_use(tmp_path):
+    static = tmp_path / "_static"
+    (static / "styles").mkdir(parents=True)
+    css = ".jp-OutputArea{color:red}.cell_output{margin:0}"
+    for name in ("mystnb.abc.css", "basic.css", "db2book.css"):
+        (static / name).write_text(css)
+    (static / "styles" / "sphinx-book-theme.css").write_text(css)
+    (tmp_path / "page.html").write_text('<div class="cell_output">x</div>')
+    offline_assets._purge_theme_css(tmp_path)
+    for name in ("mystnb.abc.css", "basic.css", "styles/sphinx-book-theme.css"):
+        assert (static / name).read_text() == ".cell_output{margin:0}", name
+    assert (static / "db2book.css").read_text() == css  # the book's own rules stay whole
+
+
+def test_every_page_carries_the_fix_for_links_in_a_solutions_title():
+    assert "admonition-title" in offline_assets.BOOK_JS and "stopPropagation" in offline_assets.BOOK_JS
+
+
+BOOK = Path(__file__).resolve().parent.parent / "book"
+
+
+def test_the_intro_lists_every_written_chapter_and_calls_none_planned():
+    from widgets.studies import STUDIES
+
+    intro = (BOOK / "intro.md").read_text(encoding="utf-8")
+    assert not re.search(r"\bplanned\b|\bcoming soon\b|\bnot yet written\b", intro, re.I)
+    for study in STUDIES:
+        assert f"<../{study.page_path}>" in intro, f"the intro's table of chapters misses {study.page_path}"
+
+
+def test_the_glossary_has_an_a_to_z_line_whose_every_letter_leads_to_its_terms():
+    text = (BOOK / "glossary.md").read_text(encoding="utf-8")
+    nav = re.search(r'<nav class="db2book-az".*?</nav>', text, re.S).group(0)
+    links = re.findall(r'href="#(glossary-[a-z0-9-]+)">([^<]+)</a>', nav)
+    sections = re.findall(r"^\((glossary-[a-z0-9-]+)\)=\n## (.+)$", text, re.M)
+    assert links and [(a, t.strip()) for a, t in links] == [(a, t.strip()) for a, t in sections]
+    # each section's terms start with its letter: no term filed under the wrong one
+    for block in re.split(r"^\(glossary-", text, flags=re.M)[1:]:
+        letter = block.split(")=", 1)[0]
+        # an entry's first term (the lines after it, up to the indented definition, are its other names)
+        terms = [entry.splitlines()[0] for part in re.findall(r":::\{glossary\}\n(.*?):::", block, re.S)
+                 for entry in re.split(r"\n\s*\n", part) if entry.strip() and not entry.startswith(" ")]
+        assert terms, letter
+        for term in terms:
+            first = term.lstrip("*_`")[0].lower()
+            assert (first.isdigit() if letter == "0-9" else first == letter), (letter, term)
+
+
+def test_every_bar_is_clipped_to_its_plot():
+    """A bar starts at its scale's zero: on an ITR axis from 600 it ran 670 px below the chart."""
+    from widgets.large_memory import figures as LM
+    from widgets.render import clip_bars
+
+    spec = clip_bars(LM.itr_bars().to_dict())
+    bars = [layer["mark"] for layer in spec["layer"] if (layer.get("mark") or {}).get("type") == "bar"]
+    assert bars and all(mark["clip"] is True for mark in bars)
+    texts = [layer["mark"] for layer in spec["layer"] if (layer.get("mark") or {}).get("type") == "text"]
+    assert texts and not any(mark.get("clip") for mark in texts)  # a bar's label may sit above the plot
+    assert clip_bars({"mark": "bar"}) == {"mark": {"type": "bar", "clip": True}}
+    assert '"clip":true' in embed_html(LM.itr_bars().to_dict()).replace(" ", "")

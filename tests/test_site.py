@@ -10,6 +10,7 @@ from collections import defaultdict
 import numpy as np
 import pytest
 
+from tools.audit_pages import click_every_control
 from tools.site import JS_MODEL_MARKS, SITE, browser, open_page, serve
 from widgets.figure import SIGNIFICANT_DIGITS
 from widgets.studies import NOTES, STUDIES, all_figures
@@ -49,6 +50,12 @@ def test_page_is_clean_and_offline(site, page_name):
         if page_name in CHAPTERS:
             assert len(charts) >= len([k for k in FIGURES if k.startswith(CHAPTERS[page_name] + ".")])
             assert page.query_selector("math"), "equations render as MathML"
+        # a reader clicks: an "Exercise N" link in a solution's title, the solutions, tabs, the
+        # "data" and code disclosures, the reset buttons; none may throw
+        clicked = click_every_control(page, page.url.split("#")[0])
+        assert not log.errors(), f"console errors after clicking {clicked} controls: {log.errors()}"
+        if page_name in CHAPTERS:
+            assert clicked, "a chapter has controls to click"
     finally:
         page.context.close()
 

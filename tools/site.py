@@ -59,11 +59,18 @@ class _QuietHandler(SimpleHTTPRequestHandler):
         pass
 
 
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        """A page left before a response was sent (a reader clicking on) is not an error of the site."""
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
+
+
 @contextlib.contextmanager
 def serve(directory: Path = SITE):
     """Serve ``directory`` on a free loopback port; yields the base URL."""
     handler = functools.partial(_QuietHandler, directory=str(directory))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = _QuietServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

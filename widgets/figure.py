@@ -330,11 +330,11 @@ def _middle(fig: Figure) -> float:
 
 
 def printed_number(value: float) -> str:
-    """A published number as it reads in print: no binary noise, no exponent, thousands separated."""
-    value = float(value)
-    if value == int(value) and abs(value) < 1e15:
-        return f"{int(value):,}"
-    return f"{value:,.10g}"
+    """A published number as it reads in print: no binary noise, no exponent, thousands separated
+    (a value worked out from printed cells shows four significant digits: :func:`widgets.tables.cell_text`)."""
+    from .tables import cell_text
+
+    return cell_text(float(value))
 
 
 def published_points(fig: Figure) -> pd.DataFrame:
@@ -346,7 +346,9 @@ def published_points(fig: Figure) -> pd.DataFrame:
     pts = fig.published.copy()
     pts["x_printed"] = [printed_number(v) for v in pts["x"]] if fig.kind != "bar" else [
         fig.x_labels[list(fig.x_values).index(v)] if v in list(fig.x_values) else printed_number(v) for v in pts["x"]]
-    pts["y_printed"] = [printed_number(v) for v in pts["y"]]
+    # a study may say how a point's value reads (a cell printed in another unit); the others as printed
+    own_text = pts["y_printed"] if "y_printed" in pts else pd.Series([None] * len(pts), index=pts.index)
+    pts["y_printed"] = [t if isinstance(t, str) and t else printed_number(v) for t, v in zip(own_text, pts["y"])]
     own = pts["model_series"] if "model_series" in pts else pd.Series([""] * len(pts), index=pts.index)
     pts["colour_series"] = [m if isinstance(m, str) and m else s for m, s in zip(own, pts["series"])]
     return pts

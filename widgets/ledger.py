@@ -133,6 +133,18 @@ def format_number(x: float) -> str:
     return f"{x:,.6g}"
 
 
+def format_model(model: float, published: float) -> str:
+    """A model's value beside the published one: one decimal more than the published number shows
+    (the model is not more precise than that), and at least three significant digits."""
+    shown = format_number(published)
+    decimals = len(shown.split(".")[1]) + 1 if "." in shown else 0
+    if model != 0:
+        decimals = max(decimals, 2 - int(math.floor(math.log10(abs(model)))))
+    decimals = min(decimals, 6)
+    text = f"{model:,.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
 def format_error(e: float) -> str:
     """A relative error or tolerance as a percentage with two significant digits."""
     pct = 100 * abs(e)
@@ -176,6 +188,11 @@ def to_json(ledger: list[LedgerRow]) -> str:
 # --- the page: summary first, full rows in a collapsible block ------------------------------------------------
 
 MISS_COLOUR = "#a4001d"  # dark red: 7:1 contrast on white
+#: The ledger's look, once per ledger (not on each of hundreds of rows): the page and a live notebook
+#: both read it, and a chapter's page is lighter by the bytes its rows no longer repeat.
+STYLE = (f"<style>.ledger-miss,.ledger-fail,tr.ledger-off,.ledger-note strong{{color:{MISS_COLOUR}}}"
+         ".ledger-miss{font-weight:600}.ledger-fail{font-weight:700}"
+         "tr.ledger-note td{border-top:none;padding-top:0;font-size:0.85em}</style>")
 
 
 def _cell(text: str, cls: str = "") -> str:
@@ -186,8 +203,8 @@ def _status_cell(r: LedgerRow) -> str:
     if r.status == "pass":
         return '<td class="ledger-pass">✓ within</td>'
     if r.status == "known miss":
-        return f'<td class="ledger-miss" style="color:{MISS_COLOUR};font-weight:600">✗ known miss</td>'
-    return f'<td class="ledger-fail" style="color:{MISS_COLOUR};font-weight:700">✗ {r.status}</td>'
+        return '<td class="ledger-miss">✗ known miss</td>'
+    return f'<td class="ledger-fail">✗ {r.status}</td>'
 
 
 def rows_html(ledger: list[LedgerRow], chapter_column: bool = False) -> str:
@@ -195,20 +212,19 @@ def rows_html(ledger: list[LedgerRow], chapter_column: bool = False) -> str:
     row, in full width, its source and, for a known miss, the reason."""
     head = (["chapter"] if chapter_column else []) + [
         "role", "quantity", "condition", "published", "model", "error", "tolerance", "status"]
-    out = ['<div class="ledger-scroll" style="overflow-x:auto"><table class="ledger-table">',
+    out = ['<div class="ledger-scroll" tabindex="0" style="overflow-x:auto"><table class="ledger-table">',
            "<thead><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead><tbody>"]
     for r in ledger:
-        style = f' style="color:{MISS_COLOUR}"' if not r.passed else ""
+        off = " ledger-off" if not r.passed else ""
         cells = ([_cell(r.chapter)] if chapter_column else []) + [
             _cell(r.role), _cell(r.quantity), _cell(r.condition), _cell(format_number(r.published), "num"),
-            _cell(format_number(r.model), "num"), _cell(format_error(r.rel_error), "num"),
+            _cell(format_model(r.model, r.published), "num"), _cell(format_error(r.rel_error), "num"),
             _cell(format_error(r.tolerance), "num"), _status_cell(r)]
-        out.append(f'<tr class="ledger-{r.role}"{style}>' + "".join(cells) + "</tr>")
+        out.append(f'<tr class="ledger-{r.role}{off}">' + "".join(cells) + "</tr>")
         note = f"Source: {html.escape(r.source)}."
         if r.known_miss:
-            note = (f'<strong style="color:{MISS_COLOUR}">Known miss: {html.escape(r.miss)}.</strong> ' + note)
-        out.append(f'<tr class="ledger-note"><td colspan="{len(head)}" style="border-top:none;padding-top:0;'
-                   f'font-size:0.85em">{note}</td></tr>')
+            note = f"<strong>Known miss: {html.escape(r.miss)}.</strong> " + note
+        out.append(f'<tr class="ledger-note"><td colspan="{len(head)}">{note}</td></tr>')
     out.append("</tbody></table></div>")
     return "".join(out)
 
@@ -217,7 +233,7 @@ def summary_html(ledger: list[LedgerRow]) -> str:
     """The per-chapter summary as an HTML table: counts by role, predicted error, misses."""
     head = ["chapter", "rows", "predicted", "fitted", "identity", "median predicted error",
             "worst predicted error", "known misses"]
-    out = ['<div class="ledger-scroll" style="overflow-x:auto"><table class="ledger-summary">',
+    out = ['<div class="ledger-scroll" tabindex="0" style="overflow-x:auto"><table class="ledger-summary">',
            "<thead><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead><tbody>"]
     for s in summary(ledger):
         med, worst = s["median predicted error"], s["worst predicted error"]
@@ -237,7 +253,7 @@ def _order(ledger: list[LedgerRow]) -> list[LedgerRow]:
 
 
 def chapter_html(study: str) -> str:
-    """A chapter's ledger: one summary line, its predicted rows, then every row in a collapsible block."""
+    """A chapter's ledger: one summary line, its known misses, then the other rows in a collapsible block."""
     mine = rows(study)
     s = summary(mine)[0]
     pred = [r for r in mine if r.role == "predicted"]
@@ -248,12 +264,16 @@ def chapter_html(study: str) -> str:
     else:
         lead = (f"{s['rows']} rows: no predicted rows, {s['fitted']} fitted, {s['identity']} identities; "
                 f"{s['known misses']} known misses.")
-    parts = [f'<p class="ledger-lead"><strong>{html.escape(lead)}</strong></p>']
+    parts = [STYLE, f'<p class="ledger-lead"><strong>{html.escape(lead)}</strong></p>']
     misses = [r for r in mine if r.known_miss]
-    if misses:
+    if misses:  # shown once: above, in full, and not again in the collapsed rows
+        rest = [r for r in mine if not r.known_miss]
         parts.append("<p>Known misses:</p>" + rows_html(misses))
-    parts.append(f"<details class=\"ledger-details\"><summary>All {len(mine)} rows (predicted first)</summary>"
-                 + rows_html(_order(mine)) + "</details>")
+        parts.append(f"<details class=\"ledger-details\"><summary>The other {len(rest)} rows (predicted first)"
+                     "</summary>" + rows_html(_order(rest)) + "</details>")
+    else:
+        parts.append(f"<details class=\"ledger-details\"><summary>All {len(mine)} rows (predicted first)</summary>"
+                     + rows_html(_order(mine)) + "</details>")
     return "".join(parts)
 
 
@@ -263,7 +283,7 @@ def book_html() -> str:
     pred = [r for r in everything if r.role == "predicted"]
     misses = [r for r in everything if r.known_miss]
     return "".join([
-        summary_html(everything),
+        STYLE, summary_html(everything),
         f"<details class=\"ledger-details\"><summary>The {len(pred)} predicted rows</summary>"
         + rows_html(pred, chapter_column=True) + "</details>",
         f"<details class=\"ledger-details\"><summary>The {len(misses)} known misses</summary>"

@@ -14,7 +14,9 @@ from __future__ import annotations
 import html
 import itertools
 import json
+import math
 import os
+import re
 
 import altair as alt
 
@@ -80,9 +82,13 @@ window.db2bookEmbed = window.db2bookEmbed || function (id, spec) {
         svg.setAttribute('role', 'img');
         svg.setAttribute('aria-label', spec.description);
       }
-      // a phone has no hover: a tap on a mark replays as a pointer move, which shows its tooltip
-      el.addEventListener('pointerup', function (e) {
-        if (e.pointerType !== 'touch') return;
+      // a phone has no hover: a tap on a mark replays as a pointer move, which shows its tooltip.
+      // It replays on the tap's click, the last event of a tap: the mouse events a browser makes
+      // up for a tap come before it, and the one that leaves the chart tapped before hides its tip.
+      var touched = false;
+      el.addEventListener('pointerdown', function (e) { touched = e.pointerType === 'touch'; });
+      el.addEventListener('click', function (e) {
+        if (!touched) return;
         ['pointermove', 'mousemove'].forEach(function (type) {
           var Ev = type === 'pointermove' ? PointerEvent : MouseEvent;
           e.target.dispatchEvent(new Ev(type, {bubbles: true, clientX: e.clientX, clientY: e.clientY,
@@ -151,11 +157,9 @@ def _data_table(spec: dict) -> tuple[str, list[str], list[list[str]]] | None:
 
 
 def _cell(value) -> str:
-    if value is None or (isinstance(value, float) and value != value):
-        return ""
-    if isinstance(value, float):
-        return f"{int(value):,}" if value == int(value) and abs(value) < 1e15 else f"{value:,.10g}"
-    return str(value)
+    from .tables import cell_text
+
+    return cell_text(value)
 
 
 def _table_html(caption: str, columns: list[str], rows: list[list[str]]) -> str:
@@ -176,6 +180,23 @@ def describe(spec: dict) -> str:
     return " ".join(p.rstrip() if p.rstrip().endswith(".") else p.rstrip() + "." for p in parts if p.strip())
 
 
+def clip_bars(spec):
+    """The spec with every bar clipped to its plot: a bar is drawn from its scale's zero, so on a
+    scale that does not start at zero (ITR from 600 to 850) it ran below the axis, over the axis's
+    labels and the legend. A bar never has anything to show outside its plot."""
+    if isinstance(spec, list):
+        return [clip_bars(item) for item in spec]
+    if not isinstance(spec, dict):
+        return spec
+    out = {key: clip_bars(value) for key, value in spec.items()}
+    mark = out.get("mark")
+    if mark == "bar":
+        out["mark"] = {"type": "bar", "clip": True}
+    elif isinstance(mark, dict) and mark.get("type") == "bar":
+        out["mark"] = {**mark, "clip": True}
+    return out
+
+
 def embed_html(spec: dict) -> str:
     """HTML for one chart on the static site: its title as text, a div, one call that draws it, its data.
 
@@ -183,7 +204,7 @@ def embed_html(spec: dict) -> str:
     (capped at the width it was designed for), the title and subtitle move out of the picture into
     text that wraps, and the chart carries a ``description`` that Vega reads out as the SVG's label.
     """
-    spec = dict(spec)
+    spec = clip_bars(dict(spec))
     figure = (spec.get("usermeta") or {}).get("db2book", {}).get("figure", "")
     chart_id = f"db2book-chart-{os.getpid()}-{next(_counter)}"
     spec.setdefault("description", describe(spec))
@@ -256,6 +277,13 @@ def _column(values: list) -> dict:
     return {"v": values}
 
 
+def _is_finite_number(text: str) -> bool:
+    try:
+        return math.isfinite(float(text))
+    except ValueError:
+        return False
+
+
 def _csv_rows(text: str, parse: dict) -> tuple[list[str], list[list]]:
     import csv
     import io
@@ -266,11 +294,34 @@ def _csv_rows(text: str, parse: dict) -> tuple[list[str], list[list]]:
     columns = []
     for j, name in enumerate(names):
         raw = [row[j] for row in rows]
-        if parse.get(name) == "number":
+        if parse.get(name) == "number" and all(_is_finite_number(v) for v in raw if v != ""):
             columns.append([None if v == "" else _number(float(v)) for v in raw])
         else:
             columns.append(raw)
     return names, columns
+
+
+def _numbers_downstream(vega: dict, name: str | None) -> set[str]:
+    """The CSV columns of data set ``name`` that every data set reading it turns into numbers first
+    (Vega-Lite compiles a CSV's ``parse`` into ``toNumber`` formulas downstream), when nothing else
+    reads it. Those columns can be sent as JSON numbers rather than as quoted text: the rows
+    are the same once ``toNumber`` has run (an empty text and ``null`` both become ``null``)."""
+    if not name:
+        return set()
+    readers = [d for d in vega.get("data", []) if d.get("source") == name]
+    text = json.dumps({k: v for k, v in vega.items() if k != "data"})
+    if not readers or f'"data": "{name}"' in text:  # a mark reads the rows as they are
+        return set()
+    converted = []
+    for reader in readers:
+        cols = set()
+        for t in reader.get("transform", []):
+            m = t.get("type") == "formula" and re.fullmatch(r'toNumber\(datum\["([^"]+)"\]\)', t.get("expr", ""))
+            if not m or m.group(1) != t.get("as"):
+                break  # only the leading run of toNumber formulas is sure to come before any use
+            cols.add(m.group(1))
+        converted.append(cols)
+    return set.intersection(*converted)
 
 
 def compact_data(vega: dict) -> dict:
@@ -289,7 +340,9 @@ def compact_data(vega: dict) -> dict:
             continue
         fmt = data.get("format") or {}
         if isinstance(values, str) and fmt.get("type") == "csv":
-            names, columns = _csv_rows(values, fmt.get("parse") or {})
+            parse = dict(fmt.get("parse") or {})
+            parse.update({name: "number" for name in _numbers_downstream(vega, data.get("name"))})
+            names, columns = _csv_rows(values, parse)
         elif isinstance(values, list) and values and all(isinstance(v, dict) for v in values):
             names = list(dict.fromkeys(key for row in values for key in row))
             columns = [[row.get(name) for row in values] for name in names]

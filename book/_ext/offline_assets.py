@@ -151,8 +151,26 @@ nav.db2book-az { display: flex; flex-wrap: wrap; gap: 0.2em 0.6em; margin: 0.5em
 """
 
 
+#: The book's own page script, inline in every page's head (a few hundred bytes, no request).
+#: sphinx-togglebutton makes a solution's whole title a toggle, but its click handler knows only
+#: the title, its button and the button's icon: a click on anything else in the title (the
+#: "Exercise N" link of a solution's title) threw "button is not defined". A link in the title
+#: goes where it points; a click on other text in it toggles the box, as a click on the title does.
+BOOK_JS = """
+document.addEventListener('click', function (e) {
+  var t = e.target, title = t.closest && t.closest('.admonition.dropdown > .admonition-title');
+  if (!title || t === title) return;
+  var button = t.closest('button.toggle-button');
+  if (button && (t === button || t.tagName === 'polyline' || (t.classList && t.classList.contains('tb-icon')))) return;
+  e.stopPropagation();
+  if (!t.closest('a')) title.click();
+}, true);
+""".strip()
+
+
 def _builder_inited(app):
     app.add_css_file("db2book.css")
+    app.add_js_file(None, body=BOOK_JS)
 
 
 def _page_context(app, pagename, templatename, context, doctree):
@@ -316,10 +334,16 @@ def _site_words(outdir: Path) -> set[str]:
 
 def _purge_theme_css(outdir: Path) -> None:
     """The theme's stylesheet (Bootstrap and pydata, 312 KB) holds rules for components the book
-    never shows (carousels, toasts, accordions...): the built copy keeps only those that can match."""
-    path = outdir / "_static" / "styles" / "pydata-sphinx-theme.css"
-    if path.exists():
-        path.write_text(purge_css(path.read_text(encoding="utf-8"), _site_words(outdir)), encoding="utf-8")
+    never shows (carousels, toasts, accordions...); the extensions' stylesheets likewise (myst-nb's
+    43 KB is mostly JupyterLab's widget and output classes, which a static page never has): each
+    built copy keeps only the rules that can match. The book's own stylesheet is left whole."""
+    static = outdir / "_static"
+    paths = [static / "styles" / "pydata-sphinx-theme.css", static / "styles" / "sphinx-book-theme.css",
+             *sorted(p for p in static.glob("*.css") if p.name != "db2book.css")]
+    words = _site_words(outdir)
+    for path in paths:
+        if path.exists():
+            path.write_text(purge_css(path.read_text(encoding="utf-8"), words), encoding="utf-8")
 
 
 def _favicon_ico(size: int = 16, rgb: tuple[int, int, int] = (0x1F, 0x4E, 0x79)) -> bytes:

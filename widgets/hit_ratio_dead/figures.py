@@ -207,10 +207,11 @@ def layout_chart(table: pd.DataFrame) -> alt.Chart:
         tooltip=["pool or object:N", "buffers:Q", alt.Tooltip("getpages:Q", format=","),
                  alt.Tooltip("application hit ratio (%):Q", format=".1f"),
                  alt.Tooltip("system hit ratio (%):Q", format=".1f"), alt.Tooltip("I/O per s:Q", format=".1f")])
-    bars = base.mark_bar(height=18).encode(color=alt.Color("layout:N", title=None,
-                                                           scale=alt.Scale(range=["#4c78a8", "#f58518"])))
-    text = base.mark_text(align="left", dx=4, fontSize=11).encode(text="label:N")
-    return (bars + text).properties(width=360, height=30 * len(pools), title=alt.TitleParams(
+    bars = base.mark_bar(height=16, yOffset=-6).encode(color=alt.Color("layout:N", title=None,
+                                                                     scale=alt.Scale(range=["#4c78a8", "#f58518"])))
+    # each bar's numbers on a line under it, from the axis: beside the longest bar they ran off the chart
+    text = base.mark_text(align="left", baseline="top", dy=3, fontSize=11).encode(x=alt.datum(0), text="label:N")
+    return (bars + text).properties(width=360, height=40 * len(pools), title=alt.TitleParams(
         "Split by access type, or one big pool of the same buffers?", anchor="start"))
 
 

@@ -287,12 +287,13 @@ def itr_bars() -> alt.LayerChart:
     frame = pd.DataFrame(rows)
     order = list(dict.fromkeys(frame["config"]))
     base = alt.Chart(frame).encode(
-        x=alt.X("config:N", sort=order, title=None, axis=alt.Axis(labelAngle=0)),
+        x=alt.X("config:N", sort=order, title=None,  # a label on two lines: one line ran into the next on a phone
+                axis=alt.Axis(labelAngle=0, labelExpr="split(datum.label, ' / ')")),
         xOffset=alt.XOffset("kind:N"), y=alt.Y("itr:Q", title="ITR (DS/s)", scale=alt.Scale(zero=False, domain=[600, 850])),
         color=alt.Color("kind:N", title=None, legend=alt.Legend(orient="bottom")),
         tooltip=["config:N", "kind:N", alt.Tooltip("itr:Q", format=",.1f"), "delta:N", "source:N"])
     bars = base.mark_bar()
-    text = base.mark_text(dy=-7, fontSize=11).encode(text="delta:N")
+    text = base.mark_text(dy=-7, fontSize=10).encode(text="delta:N")
     return alt.layer(bars, text).properties(
         width=520, height=280,
         title=alt.TitleParams("Local and group pools together (Table 17): ITR and its gain over the smallest run",

@@ -14,7 +14,7 @@ import pandas as pd
 
 from .. import validation as v
 from ..data import study_document
-from ..figure import Axis, Figure, Param
+from ..figure import Axis, Figure, Param, printed_number
 from . import calibration as cal
 from . import model, planner
 from . import published as pub
@@ -108,8 +108,12 @@ def _points(names, quantity: str, x_of, series: str, scale: float = 1.0) -> list
         note = f"{row['label']}: {row['rows']:,.0f} rows, {row['n_columns']:.0f} columns"
         if n == "view_4":
             note += f"; words corrected to {pub.VIEW_4_WORDS:,} (printed 342,540,150)"
-        out.append({"x": float(x_of(row)), "y": float(row[quantity]) * scale, "series": series, "condition": note,
-                    "source": pub.cite_quantity(n, quantity)})
+        y = float(row[quantity]) * scale
+        point = {"x": float(x_of(row)), "y": y, "series": series, "condition": note,
+                 "source": pub.cite_quantity(n, quantity)}
+        if scale == 1 / 60:  # printed in seconds, drawn in minutes: both, not a quotient's every digit
+            point["y_printed"] = f"{y:.3g} ({printed_number(float(row[quantity]))} s)"
+        out.append(point)
     return out
 
 

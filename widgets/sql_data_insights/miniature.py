@@ -206,7 +206,7 @@ def make_table(n_rows: int = 3000, seed: int = 0, planted: bool = True) -> pd.Da
         table = {"region": region, "segment": segment, "channel": channel, "product": product,
                  "category": category, "add_on": add_on, "age": age, "annual_spend": spend}
     frame = pd.DataFrame({KEY_COLUMN: [f"C{i:05d}" for i in range(1, n + 1)], **table})
-    return frame.astype({c: str for c in CATEGORICAL_COLUMNS + (KEY_COLUMN,)})
+    return verbatim(frame.astype({c: str for c in CATEGORICAL_COLUMNS + (KEY_COLUMN,)}))
 
 
 # --- table -> text: numeric clustering and column-tagged tokens ----------------------------
@@ -749,6 +749,13 @@ class QueryError(ValueError):
     """A malformed query; the message says what was expected."""
 
 
+def verbatim(frame: pd.DataFrame) -> pd.DataFrame:
+    """Mark a table of the miniature's rows and answers: its names (``add_on``, ``snow_boots``) are
+    the table's own column names and values, and the page shows them as they are (``widgets.tables``)."""
+    frame.attrs["verbatim"] = True
+    return frame
+
+
 def query(emb: Embedding, text: str, n: int = 5) -> pd.DataFrame:
     """Run one line of the small query language in :data:`QUERY_HELP`; returns a DataFrame.
 
@@ -756,6 +763,10 @@ def query(emb: Embedding, text: str, n: int = 5) -> pd.DataFrame:
     region:South``. Malformed input raises :class:`QueryError`; unknown values raise
     :class:`NotInVocabulary`. Both are ``ValueError``.
     """
+    return verbatim(_query(emb, text, n))
+
+
+def _query(emb: Embedding, text: str, n: int = 5) -> pd.DataFrame:
     if not isinstance(text, str) or not text.strip():
         raise QueryError("the query is empty; write one of:\n" + QUERY_HELP)
     verb, *args = text.split()
@@ -849,4 +860,4 @@ def example_queries(emb: Embedding, n: int = 5) -> list[tuple[str, str, pd.DataF
         f"                  PRODUCT) AS ANALOGY_SCORE\nFROM {t}\nWHERE PRODUCT <> 'snow_boots'\n"
         f"ORDER BY ANALOGY_SCORE DESC\nFETCH FIRST {n} ROWS ONLY;",
         analogy(emb, a, b, c, n=n)))
-    return out
+    return [(question, sql, verbatim(answer)) for question, sql, answer in out]
