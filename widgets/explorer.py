@@ -120,7 +120,7 @@ def _slider(p) -> w.FloatSlider:
     return w.FloatSlider(
         value=p.default, min=p.min, max=p.max, step=live_step(p), description=p.title,  # the label, with its unit
         continuous_update=True, readout=False,  # the NumberBox beside it is the readout, and checks what is typed
-        style=shared(w.SliderStyle, description_width="initial"), layout=shared(w.Layout, width="420px"),
+        style=shared(w.SliderStyle, description_width="initial"), layout=shared(w.Layout, width="420px", max_width="100%"),
         tooltip=p.help or p.title,
     )
 
@@ -265,7 +265,7 @@ class Explorer(w.VBox):
             w.link((box, "value"), (slider, "value"))
             slider.observe(self._on_change, names="value")
             self.sliders[name], self.boxes[name] = slider, box
-            self._rows[name] = w.HBox([slider, box], layout=shared(w.Layout))
+            self._rows[name] = w.HBox([slider, box], layout=shared(w.Layout, flex_flow="row wrap"))  # a phone: box below
         return self._rows[name]
 
     def _build_page(self, index: int) -> None:

@@ -89,9 +89,11 @@ def vega_at(fig: Figure, **values: float) -> dict:
 
 
 def labelled(svg: str, description: str) -> str:
-    """The SVG named by its description for a screen reader (one image, as on the static page)."""
+    """The SVG named by its description for a screen reader (one image, as on the static page), and
+    scaled down to a screen narrower than the chart (it keeps its viewBox, so it shrinks, never cut)."""
     label = html.escape(description, quote=True)
-    return svg.replace("<svg ", f'<svg role="img" aria-label="{label}" ', 1) if svg.startswith("<svg ") else svg
+    head = f'<svg role="img" aria-label="{label}" style="max-width:100%;height:auto" '
+    return svg.replace("<svg ", head, 1) if svg.startswith("<svg ") else svg
 
 
 def heading_html(fig: Figure) -> str:
