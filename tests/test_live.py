@@ -22,14 +22,12 @@ def _moved(fig) -> dict[str, float]:
 
 
 def _fresh(fig, values: dict) -> dict:
-    """The Vega spec compiled from scratch at ``values``, as the live path shows it (no title, no usermeta),
+    """The Vega spec compiled from scratch at ``values``, as the live path draws it (``live.for_drawing``),
     with the model's data set under the name the compiled figure gives it."""
     spec = chart_at(fig, **values).to_dict()
     model = next(layer for layer in spec["layer"] if layer.get("name") == "model")
     name = (model.get("data") or spec["data"])["name"]
-    vega = vl_convert.vegalite_to_vega(spec, vl_version=vega_lite_version())
-    vega.pop("title", None)
-    vega.pop("usermeta", None)
+    vega = live.for_drawing(vl_convert.vegalite_to_vega(spec, vl_version=vega_lite_version()))
     at_defaults = live.compiled(fig).vega["data"][live.compiled(fig).model_data]["name"]
     return json.loads(json.dumps(vega).replace(json.dumps(name), json.dumps(at_defaults)))
 
@@ -60,3 +58,12 @@ def test_the_title_is_text_above_the_chart_and_the_svg_has_a_name():
     assert svg.startswith('<svg role="img" aria-label="') and "NaN" not in svg
     label = svg.split('aria-label="', 1)[1].split('"', 1)[0]
     assert label.startswith(live.compiled(fig).title.split()[0])
+
+
+def test_the_drawn_spec_has_no_title_and_no_aria_inside():
+    fig = FIGURES[0]
+    vega = live.vega_at(fig, **fig.defaults())
+    assert "title" not in vega and "usermeta" not in vega
+    assert all(item["aria"] is False for key in ("marks", "axes", "legends") for item in vega.get(key, []))
+    svg = vl_convert.vega_to_svg(vega)
+    assert "aria-label" not in svg and "<text" in svg  # the words are still drawn, only not described twice
