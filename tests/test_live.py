@@ -32,11 +32,23 @@ def _fresh(fig, values: dict) -> dict:
     return json.loads(json.dumps(vega).replace(json.dumps(name), json.dumps(at_defaults)))
 
 
+def _legend_scales(vega: dict, legends: list[dict]) -> list[dict]:
+    names = {legend[c] for legend in legends for c in ("fill", "stroke", "shape", "size") if c in legend}
+    return [s for s in vega.get("scales", []) if s["name"] in names]
+
+
 @pytest.mark.parametrize("fig", FIGURES, ids=lambda f: f.key)
 def test_the_swapped_spec_is_the_chart_compiled_at_that_setting(fig):
     values = _moved(fig)
     swapped = live.vega_at(fig, **values)
-    assert swapped == _fresh(fig, values)
+    fresh = _fresh(fig, values)
+    legends = fresh.pop("legends", [])
+    assert swapped == fresh
+    # the key drawn once is this setting's too: the same legends, over scales whose domains are listed
+    # in the spec (never read from the model's rows, which change)
+    key = live.compiled(fig).key
+    assert (key["legends"] if key else []) == legends
+    assert all(isinstance(s["domain"], list) for s in _legend_scales(fresh, legends)), fig.key
     if values:  # the setting reached the drawing (a figure with sliders draws other rows when they move)
         assert swapped != live.vega_at(fig, **fig.defaults())
 
@@ -52,8 +64,13 @@ def test_the_title_is_text_above_the_chart_and_the_svg_has_a_name():
     from widgets.explorer import render_svg
 
     fig = FIGURES[0]
-    heading = live.heading_html(fig)
+    from widgets.explorer import spec_svg
+
+    heading = live.heading_html(fig, spec_svg)
     assert live.compiled(fig).title and live.compiled(fig).title.replace("'", "&#x27;") in heading
+    # the key is drawn, named by the entries it shows, and the chart itself has no legend
+    assert '<svg role="img" aria-label="Key: model' in heading
+    assert all(label.split(":")[0] in heading for label in live.compiled(fig).key_labels)
     svg = render_svg(fig, **fig.defaults())
     assert svg.startswith('<svg role="img" aria-label="') and "NaN" not in svg
     label = svg.split('aria-label="', 1)[1].split('"', 1)[0]
@@ -63,7 +80,7 @@ def test_the_title_is_text_above_the_chart_and_the_svg_has_a_name():
 def test_the_drawn_spec_has_no_title_and_no_aria_inside():
     fig = FIGURES[0]
     vega = live.vega_at(fig, **fig.defaults())
-    assert "title" not in vega and "usermeta" not in vega
+    assert "title" not in vega and "usermeta" not in vega and "legends" not in vega
     assert all(item["aria"] is False for key in ("marks", "axes", "legends") for item in vega.get(key, []))
     svg = vl_convert.vega_to_svg(vega)
     assert "aria-label" not in svg and "<text" in svg  # the words are still drawn, only not described twice

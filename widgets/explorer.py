@@ -97,8 +97,8 @@ def spec_svg(spec: dict) -> str:
 
 
 def render_svg(fig: Figure, **values: float) -> str:
-    """SVG text of ``fig`` at one parameter setting, without its title (:func:`widgets.live.heading_html`
-    shows it as text), named for a screen reader by the chart's description."""
+    """SVG text of ``fig`` at one parameter setting, without its title and legends (:func:`widgets.live.heading_html`
+    shows them above it, once), named for a screen reader by the chart's description."""
     return live.labelled(spec_svg(live.vega_at(fig, **values)), live.compiled(fig).description)
 
 
@@ -250,7 +250,7 @@ class Explorer(w.VBox):
             self._pages = []
             rows = [self._row(name) for name in params]
             charts = [c for fig, chart in zip(self.figures, self.charts)
-                      for c in (_html(live.heading_html(fig)), chart)]
+                      for c in (_html(live.heading_html(fig, spec_svg)), chart)]
             body = rows + charts
         super().__init__(header + body + [self.info, self.status], layout=plain)
         self.add_class("db2book-explorer")
@@ -272,8 +272,8 @@ class Explorer(w.VBox):
         """Fill tab ``index`` with its sliders, its chart's heading and its chart (once)."""
         page, fig = self._pages[index], self.figures[index]
         if not page.children:
-            page.children = [self._row(p.name) for p in fig.all_params] + [_html(live.heading_html(fig)),
-                                                                            self.charts[index]]
+            heading = _html(live.heading_html(fig, spec_svg))
+            page.children = [self._row(p.name) for p in fig.all_params] + [heading, self.charts[index]]
 
     def _on_tab(self, change) -> None:
         if change["new"] is not None:
