@@ -220,8 +220,13 @@ class WsStudent:
         from tornado.websocket import websocket_connect
 
         t0 = time.perf_counter()
-        reply = await AsyncHTTPClient().fetch(self.url, request_timeout=timeout_s)
-        self.kernel_id = re.search(r'"kernelId": "([^"]+)"', reply.body.decode()).group(1)
+        reply = await AsyncHTTPClient().fetch(self.url, request_timeout=timeout_s, raise_error=False)
+        page = reply.body.decode("utf-8", "replace") if reply.body else ""
+        found = re.search(r'"kernelId": "([^"]+)"', page)
+        if reply.code != 200 or not found:  # say what the server answered instead of a page with a kernel
+            text = " ".join(re.sub(r"<[^>]+>", " ", page).split())[:300]
+            raise AssertionError(f"the page came back as HTTP {reply.code} with no kernel: {text!r}")
+        self.kernel_id = found.group(1)
         cookie = "; ".join(c.split(";")[0] for c in reply.headers.get_list("Set-Cookie"))
         ws_url = self.url.replace("http://", "ws://") + f"api/kernels/{self.kernel_id}/channels?session_id={self.session}"
         self.ws = await websocket_connect(HTTPRequest(ws_url, headers={"Cookie": cookie},
