@@ -120,7 +120,7 @@ def _slider(p) -> w.FloatSlider:
     return w.FloatSlider(
         value=p.default, min=p.min, max=p.max, step=live_step(p), description=p.title,  # the label, with its unit
         continuous_update=True, readout=False,  # the NumberBox beside it is the readout, and checks what is typed
-        style=shared(w.SliderStyle, description_width="initial"), layout=shared(w.Layout, width="420px", max_width="100%"),
+        style=shared(w.SliderStyle, description_width="initial"), layout=shared(w.Layout, width="380px", max_width="100%"),
         tooltip=p.help or p.title,
     )
 
