@@ -686,6 +686,10 @@ def bench_class_load(rows: Rows) -> None:
                       note=None if clients == "ws" else "the browsers' own work shares the server's 2 cores")
         rows.measured(names[3], s["update_median_s"], "s", "<= 1 s", note="half the class types at once, each "
                       "a value of their own (every chart is drawn afresh)", samples=run.update_s)
+        if s.get("update_cpu_s") is not None:
+            rows.measured(f"{who}: server CPU per slider update", s["update_cpu_s"] * 1000, "ms",
+                          note="CPU of Voila, the kernels and the chart engine while half the class updates, per "
+                               "update: the work behind an update, which the machine's other load does not change")
         if run.update_cached_s:
             rows.measured(f"{who}: slider update to a setting another student drew, median",
                           s["update_cached_median_s"], "s", "<= 1 s", samples=run.update_cached_s,
@@ -699,6 +703,40 @@ def bench_class_load(rows: Rows) -> None:
                            f"plus per student {share:.0f} MB of the Voila server ({s['server_pss_mb']:.0f} MB) and "
                            f"chart engine ({s['helpers_pss_mb']:.0f} MB); {s['kernels_running']} kernels running "
                            f"(the class's and the spares)")
+
+
+# --- 4c. what a student's browser builds ----------------------------------------------------
+
+#: Counts the widget models a dashboard sends the browser at its first render (each one a view to build).
+_COUNT_MODELS = """
+import collections, importlib, json, sys
+import ipywidgets.widgets.widget as ww
+before = set(ww._instances)
+importlib.import_module(f"widgets.{sys.argv[1]}.explorer").dashboard()
+made = [ww._instances[k] for k in set(ww._instances) - before]
+kinds = collections.Counter(type(x).__name__ for x in made)
+print(json.dumps({"models": len(made), "layouts_and_styles": sum(n for k, n in kinds.items()
+                                                                 if k == "Layout" or k.endswith("Style"))}))
+"""
+
+
+def bench_dashboard_widgets(rows: Rows) -> None:
+    """Widget models each chapter's dashboard holds at its first render, each in a fresh kernel-like process
+    (the browser builds a view for each; a class of laptops opening the page pays for every one)."""
+    from widgets.studies import STUDIES
+
+    for s in STUDIES:
+        name = f"dashboard {s.slug}: widget models at first render"
+        try:
+            out = subprocess.run([sys.executable, "-c", _COUNT_MODELS, s.slug], cwd=ROOT, capture_output=True,
+                                 text=True, timeout=300, check=True)
+            got = json.loads(out.stdout.strip().splitlines()[-1])
+        except Exception as exc:  # noqa: BLE001
+            rows.failed(name, "models", NO_GOAL, exc)
+            continue
+        rows.measured(name, got["models"], "models",
+                      note=f"{got['layouts_and_styles']} of them layouts and styles (shared where alike); "
+                           "a tab's controls are made when it is opened")
 
 
 # --- 5. model evaluation time ---------------------------------------------------------------
@@ -855,6 +893,7 @@ SECTIONS = {
     "site": bench_site,
     "voila": bench_voila_rows,
     "classload": bench_class_load,
+    "widgets": bench_dashboard_widgets,
     "model": bench_model,
     "weight": bench_chart_weight,
     "simulator": bench_simulator,

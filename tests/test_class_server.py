@@ -81,3 +81,32 @@ def test_a_dashboard_kernel_skips_the_iri_parser_and_still_validates_charts():
                          env=dict(os.environ))
     assert out.returncode == 0, out.stderr
     assert "rejected" in out.stdout  # altair's validation still runs without the skipped module
+
+
+def test_the_service_compiles_and_draws_vega_as_the_kernel_would(svg_service):
+    import vl_convert
+
+    from widgets import live
+    from widgets.svgserver import compile_remote
+
+    spec = _spec(1)
+    vega = compile_remote(spec, svg_service)
+    assert vega == vl_convert.vegalite_to_vega(spec, vl_version=live.vega_lite_version())
+    assert vega["$schema"].startswith("https://vega.github.io/schema/vega/")
+    assert render_remote(vega, svg_service) == vl_convert.vega_to_svg(vega)
+
+
+def test_the_live_chart_is_the_same_through_the_service_and_without_it(svg_service, monkeypatch):
+    from widgets import live
+
+    monkeypatch.delenv(explorer.SVG_CACHE_ENV, raising=False)
+    fig = F.SYNC_READS
+    p = fig.params[0]
+    setting = {p.name: p.default + 2 * p.step if p.default + 2 * p.step <= p.max else p.default - 2 * p.step}
+    monkeypatch.setattr(live, "_COMPILED", {})
+    monkeypatch.setenv(SERVER_ENV, svg_service)
+    through = explorer.render_svg(fig, **setting)
+    monkeypatch.setattr(live, "_COMPILED", {})
+    monkeypatch.delenv(SERVER_ENV)
+    here = explorer.render_svg(fig, **setting)
+    assert through == here and through.startswith('<svg role="img" aria-label="')

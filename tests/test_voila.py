@@ -31,7 +31,7 @@ def test_dashboard_renders_and_a_slider_updates_it(notebook: Path):
         readouts = [e for e in page.query_selector_all(boxes)][:len(labels)]
         assert labels and len(labels) == len(readouts)
         # the dashboard opens at the calibrated setting, not at a value the slider snapped to
-        params = {p.label: p for fig in study(notebook.stem).figures().values() for p in fig.all_params}
+        params = {p.title: p for fig in study(notebook.stem).figures().values() for p in fig.all_params}
         for label, box in zip(labels, readouts):
             shown = float(box.input_value().replace(",", ""))
             assert shown == pytest.approx(params[label].default, rel=1e-4), (label, shown)

@@ -82,6 +82,9 @@ class ClassRun:
     first_render_s: list[float] = field(default_factory=list)
     update_s: list[float] = field(default_factory=list)
     update_cached_s: list[float] = field(default_factory=list)  # to a setting another student drew first
+    #: CPU seconds the server's processes (Voila, kernels, chart engine) used per fresh update: the work behind
+    #: a student's update, which unlike its latency does not depend on what else the machine is running
+    update_cpu_s: float | None = None
     kernel_mb: list[float] = field(default_factory=list)
     kernel_pss_mb: list[float] = field(default_factory=list)
     server_mb: float = 0.0
@@ -112,6 +115,7 @@ class ClassRun:
                 "first_render_p95_s": self.p95(self.first_render_s) if self.first_render_s else None,
                 "update_median_s": statistics.median(self.update_s) if self.update_s else None,
                 "update_cached_median_s": statistics.median(self.update_cached_s) if self.update_cached_s else None,
+                "update_cpu_s": self.update_cpu_s,
                 "mb_per_session": statistics.median(self.kernel_pss_mb) if self.kernel_pss_mb else None,
                 "rss_mb_per_session": statistics.median(self.kernel_mb) if self.kernel_mb else None,
                 "server_mb": self.server_mb, "server_pss_mb": self.server_pss_mb,
@@ -216,8 +220,13 @@ class WsStudent:
         from tornado.websocket import websocket_connect
 
         t0 = time.perf_counter()
-        reply = await AsyncHTTPClient().fetch(self.url, request_timeout=timeout_s)
-        self.kernel_id = re.search(r'"kernelId": "([^"]+)"', reply.body.decode()).group(1)
+        reply = await AsyncHTTPClient().fetch(self.url, request_timeout=timeout_s, raise_error=False)
+        page = reply.body.decode("utf-8", "replace") if reply.body else ""
+        found = re.search(r'"kernelId": "([^"]+)"', page)
+        if reply.code != 200 or not found:  # say what the server answered instead of a page with a kernel
+            text = " ".join(re.sub(r"<[^>]+>", " ", page).split())[:300]
+            raise AssertionError(f"the page came back as HTTP {reply.code} with no kernel: {text!r}")
+        self.kernel_id = found.group(1)
         cookie = "; ".join(c.split(";")[0] for c in reply.headers.get_list("Set-Cookie"))
         ws_url = self.url.replace("http://", "ws://") + f"api/kernels/{self.kernel_id}/channels?session_id={self.session}"
         self.ws = await websocket_connect(HTTPRequest(ws_url, headers={"Cookie": cookie},
@@ -291,10 +300,12 @@ async def _class_ws(url: str, server_pid: int, students: int, value_for, timeout
         await asyncio.gather(*(s.listen(1) for s in class_))
         before = [s.chart for s in class_]
         movers = list(range(0, students, 2))
+        cpu_before = cpu_s([server_pid, *descendants(server_pid)])
         times = await asyncio.gather(*(class_[i].type_value(value_for(i), timeout_s) for i in movers),
                                      return_exceptions=True)
         run.record(times, run.update_s, "update")
         await asyncio.gather(*(s.listen(2) for s in class_))
+        run.update_cpu_s = (cpu_s([server_pid, *descendants(server_pid)]) - cpu_before) / len(movers)
         _memory(run, server_pid, [s.kernel_id for s in class_])
         _check_isolation(run, before, [s.chart for s in class_], movers, [value_for(i) for i in movers])
         # then the rest of the class types the value their neighbour chose: a chart already drawn (the cache)

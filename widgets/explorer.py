@@ -1,9 +1,15 @@
 """The live explorer: ipywidgets sliders that call the Python model on every move.
 
-It draws the very chart the static page draws (:func:`widgets.figure.chart_at`), rendered to
-SVG in the kernel with ``vl-convert``, so it works in JupyterLab, a class JupyterHub, Binder and
-Voila alike, with no JavaScript extension and no internet. Its sliders are continuous (the
-parameter's fine ``step``) and can never leave the parameter's valid range.
+It draws the very chart the static page draws (:func:`widgets.figure.chart_at`, compiled once per
+figure and fed the model's rows for each setting: :mod:`widgets.live`), rendered to SVG in the kernel
+with ``vl-convert``, so it works in JupyterLab, a class JupyterHub, Binder and Voila alike, with no
+JavaScript extension and no internet. Its sliders are continuous (the parameter's fine ``step``) and can
+never leave the parameter's valid range.
+
+A student's browser builds a view for every widget model a page holds, and every ipywidget brings a
+``Layout`` model and most a ``Style`` model of their own: a dashboard of nine sliders was 194 models, 74 of
+them layouts. Here widgets that look alike share one layout and one style (:func:`shared`), a slider's
+label carries its unit, and a tab's sliders and chart are made when the tab is first opened.
 """
 from __future__ import annotations
 
@@ -18,9 +24,11 @@ from typing import Callable, Sequence
 
 import ipywidgets as w
 import traitlets
+from ipywidgets.widgets.widget_string import HTMLStyle, TextStyle
 
-from .figure import Figure, chart_at
-from .svgserver import SERVER_ENV, render_remote
+from . import live
+from .figure import Figure
+from .svgserver import SERVER_ENV, is_vega, render_remote
 
 
 #: A folder shared by every kernel of a class server (``make voila`` sets it): a chart already drawn
@@ -29,8 +37,26 @@ from .svgserver import SERVER_ENV, render_remote
 SVG_CACHE_ENV = "DB2BOOK_SVG_CACHE"
 
 
+_SHARED: dict[tuple, w.Widget] = {}
+
+
+def shared(kind: type, **traits) -> w.Widget:
+    """One ``Layout`` or ``Style`` (``kind``) per set of ``traits``, shared by every widget that asks for it:
+    one model for the browser to build instead of one per widget. Never change a shared one in place."""
+    key = (kind, tuple(sorted(traits.items())))
+    made = _SHARED.get(key)
+    if made is None or made.comm is None:  # first asked for, or closed since
+        made = _SHARED[key] = kind(**traits)
+    return made
+
+
+def _html(value: str = "", **layout) -> w.HTML:
+    """An HTML widget with a shared layout and style."""
+    return w.HTML(value, layout=shared(w.Layout, **layout), style=shared(HTMLStyle))
+
+
 def draw_svg(spec: dict) -> str:
-    """SVG of a Vega-Lite spec: by the class server's chart service when there is one
+    """SVG of a Vega or Vega-Lite spec: by the class server's chart service when there is one
     (:mod:`widgets.svgserver`, one chart engine for the whole class), else by ``vl-convert`` here."""
     url = os.environ.get(SERVER_ENV)
     if url:
@@ -40,12 +66,16 @@ def draw_svg(spec: dict) -> str:
             pass  # the service is gone: draw here, at the cost of this kernel holding its own engine
     import vl_convert
 
-    return vl_convert.vegalite_to_svg(spec)
+    return vl_convert.vega_to_svg(spec) if is_vega(spec) else vl_convert.vegalite_to_svg(spec)
 
 
 def chart_svg(chart) -> str:
     """Any Altair chart as SVG, drawn on the server (no JavaScript needed in the front end)."""
-    spec = chart.to_dict()
+    return spec_svg(chart.to_dict())
+
+
+def spec_svg(spec: dict) -> str:
+    """A Vega or Vega-Lite spec as SVG, read from the class's shared cache when it was drawn before."""
     folder = os.environ.get(SVG_CACHE_ENV)
     if not folder:
         return draw_svg(spec)
@@ -67,8 +97,9 @@ def chart_svg(chart) -> str:
 
 
 def render_svg(fig: Figure, **values: float) -> str:
-    """SVG text of ``fig`` at one parameter setting."""
-    return chart_svg(chart_at(fig, **values))
+    """SVG text of ``fig`` at one parameter setting, without its title and legends (:func:`widgets.live.heading_html`
+    shows them above it, once), named for a screen reader by the chart's description."""
+    return live.labelled(spec_svg(live.vega_at(fig, **values)), live.compiled(fig).description)
 
 
 def live_step(p) -> float:
@@ -90,9 +121,9 @@ def live_step(p) -> float:
 
 def _slider(p) -> w.FloatSlider:
     return w.FloatSlider(
-        value=p.default, min=p.min, max=p.max, step=live_step(p), description=p.label,
+        value=p.default, min=p.min, max=p.max, step=live_step(p), description=p.title,  # the label, with its unit
         continuous_update=True, readout=False,  # the NumberBox beside it is the readout, and checks what is typed
-        style={"description_width": "initial"}, layout=w.Layout(width="380px"),
+        style=shared(w.SliderStyle, description_width="initial"), layout=shared(w.Layout, width="380px", max_width="100%"),
         tooltip=p.help or p.title,
     )
 
@@ -135,12 +166,11 @@ class NumberBox(w.VBox):
     def __init__(self, value: float, low: float, high: float, name: str, description: str = "",
                  integer: bool = False, width: str = "110px", fmt: str = ".5g"):
         self.low, self.high, self.name, self.integer, self.fmt = low, high, name, integer, fmt
-        style = {"description_width": "initial"}
-        self.text = w.Text(value="", description=description, continuous_update=False, style=style,
-                           layout=w.Layout(width=width))
-        self.message = w.HTML(layout=w.Layout(max_width="460px"))
+        self.text = w.Text(value="", description=description, continuous_update=False,
+                           style=shared(TextStyle, description_width="initial"), layout=shared(w.Layout, width=width))
+        self.message = _html(max_width="460px")
         self.message.add_class("db2book-input-message")
-        super().__init__([self.text, self.message])
+        super().__init__([self.text, self.message], layout=shared(w.Layout))
         self.add_class("db2book-number")
         self.value = parse_number(str(value), name, low, high, integer)
         self.text.value = self.format(self.value)
@@ -185,8 +215,9 @@ class Explorer(w.VBox):
 
     Figures that share a parameter name share one slider. ``readout(values)`` may return an
     HTML string of key numbers to show under the charts. With ``tabs=True`` each figure gets a
-    tab holding its own sliders, and only the visible tab is redrawn: a hidden tab whose
-    parameters changed is redrawn when it is opened.
+    tab holding its own sliders; a tab's sliders and chart are made when it is first opened, and
+    only the visible tab is redrawn: a hidden tab whose parameters changed is redrawn when it is opened.
+    ``sliders`` and ``boxes`` hold the controls made so far (every one, without tabs).
     """
 
     def __init__(self, figures: Sequence[Figure], readout: Callable[[dict], str] | None = None,
@@ -198,39 +229,64 @@ class Explorer(w.VBox):
             for p in fig.all_params:
                 params.setdefault(p.name, p)
         self.params = params
-        self.sliders = {name: _slider(p) for name, p in params.items()}
-        self.boxes = {name: NumberBox(p.default, p.min, p.max, p.label) for name, p in params.items()}
-        for name in params:
-            w.link((self.boxes[name], "value"), (self.sliders[name], "value"))
-        rows = {name: w.HBox([s, self.boxes[name],
-                              w.HTML(f"<span style='color:#555'>{html.escape(params[name].unit)}</span>")])
-                for name, s in self.sliders.items()}
-        self.charts = [w.HTML() for _ in self.figures]
+        self.sliders: dict[str, w.FloatSlider] = {}
+        self.boxes: dict[str, NumberBox] = {}
+        self._rows: dict[str, w.HBox] = {}
+        self.charts = [_html() for _ in self.figures]
         for box, fig in zip(self.charts, self.figures):
             box.add_class("db2book-chart-live")
             box.add_class(f"figure-{fig.name}")
-        self.info = w.HTML()
-        self.status = w.HTML()
+        self.info = _html()
+        self.status = _html()
         self._stale: set[int] = set(range(len(self.figures)))
-        header = [w.HTML(f"<h3>{html.escape(title)}</h3>")] if title else []
+        header = [_html(f"<h3>{html.escape(title)}</h3>")] if title else []
+        plain = shared(w.Layout)
         if tabs:
-            pages = [w.VBox([rows[p.name] for p in fig.all_params] + [chart])
-                     for fig, chart in zip(self.figures, self.charts)]
-            self.tabs = w.Tab(children=pages, titles=[fig.name.replace("_", " ") for fig in self.figures])
-            self.tabs.observe(lambda _: self.update(changed=None, only_stale=True), names="selected_index")
+            self._pages = [w.VBox(layout=plain) for _ in self.figures]
+            self.tabs = w.Tab(children=self._pages, titles=[fig.name.replace("_", " ") for fig in self.figures],
+                              layout=plain)
+            self._build_page(0)
+            self.tabs.observe(self._on_tab, names="selected_index")
             body = [self.tabs]
         else:
             self.tabs = None
-            body = list(rows.values()) + self.charts
-        super().__init__(header + body + [self.info, self.status])
+            self._pages = []
+            rows = [self._row(name) for name in params]
+            charts = [c for fig, chart in zip(self.figures, self.charts)
+                      for c in (_html(live.heading_html(fig, spec_svg)), chart)]
+            body = rows + charts
+        super().__init__(header + body + [self.info, self.status], layout=plain)
         self.add_class("db2book-explorer")
-        for s in self.sliders.values():
-            s.observe(self._on_change, names="value")
         self.last_update_ms = float("nan")
         self.update()
 
+    def _row(self, name: str) -> w.HBox:
+        """The slider of parameter ``name`` and the box a value can be typed into, made on first use."""
+        if name not in self._rows:
+            p = self.params[name]
+            slider, box = _slider(p), NumberBox(p.default, p.min, p.max, p.label)
+            w.link((box, "value"), (slider, "value"))
+            slider.observe(self._on_change, names="value")
+            self.sliders[name], self.boxes[name] = slider, box
+            self._rows[name] = w.HBox([slider, box], layout=shared(w.Layout, flex_flow="row wrap"))  # a phone: box below
+        return self._rows[name]
+
+    def _build_page(self, index: int) -> None:
+        """Fill tab ``index`` with its sliders, its chart's heading and its chart (once)."""
+        page, fig = self._pages[index], self.figures[index]
+        if not page.children:
+            heading = _html(live.heading_html(fig, spec_svg))
+            page.children = [self._row(p.name) for p in fig.all_params] + [heading, self.charts[index]]
+
+    def _on_tab(self, change) -> None:
+        if change["new"] is not None:
+            self._build_page(change["new"])
+        self.update(changed=None, only_stale=True)
+
     def values(self) -> dict[str, float]:
-        return {name: float(s.value) for name, s in self.sliders.items()}
+        """The setting of every parameter (a parameter whose slider is not made yet is at its default)."""
+        return {name: float(self.sliders[name].value) if name in self.sliders else p.default
+                for name, p in self.params.items()}
 
     def _visible(self, index: int) -> bool:
         return self.tabs is None or self.tabs.selected_index == index

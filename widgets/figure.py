@@ -408,8 +408,14 @@ def _disclosure(fig: Figure) -> dict:
     return {"points": {"columns": columns, "rows": rows}}
 
 
+def model_frame(fig: Figure, **values: float) -> pd.DataFrame:
+    """The model's curves at one setting as the chart draws them: a column ``x`` and one per series."""
+    return pd.DataFrame({"x": fig.x_values, **fig.evaluate(**values)})
+
+
 def chart_at(fig: Figure, **values: float) -> alt.LayerChart:
-    """The same chart at one parameter setting, with no sliders (the live explorer draws it)."""
-    curves = fig.evaluate(**values)
-    frame = pd.DataFrame({"x": fig.x_values, **curves})
-    return _layers(fig, frame, list(curves), [], fig.all_params).properties(usermeta={"db2book": {"figure": fig.key}})
+    """The same chart at one parameter setting, with no sliders (the live explorer draws it,
+    through :mod:`widgets.live`, which compiles it once and then swaps only this frame)."""
+    frame = model_frame(fig, **values)
+    series = [c for c in frame.columns if c != "x"]
+    return _layers(fig, frame, series, [], fig.all_params).properties(usermeta={"db2book": {"figure": fig.key}})

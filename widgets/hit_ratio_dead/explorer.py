@@ -5,30 +5,32 @@ import html
 
 import ipywidgets as w
 
-from ..explorer import Explorer, NumberBox, chart_svg, study_dashboard, study_explorer
+from ipywidgets.widgets.widget_description import DescriptionStyle
+from ipywidgets.widgets.widget_string import HTMLStyle, TextStyle
+
+from ..explorer import Explorer, NumberBox, chart_svg, shared, study_dashboard, study_explorer
 from . import figures as f
 from . import simulator as sim
 from . import workloads
 
 STUDY = "hit_ratio_dead"
-_STYLE = {"description_width": "initial"}
 
 
 class ObjectRow(w.HBox):
     """One object of the workload: how it is read, how big, how often, and which pool holds it."""
 
     def __init__(self, spec: sim.ObjectSpec, pool: str):
-        small = w.Layout(width="120px")
-        self.name = w.Text(value=spec.name, layout=w.Layout(width="95px"))
-        self.access = w.Dropdown(options=["random", "sequential"], value=spec.access, layout=w.Layout(width="110px"))
+        self.name = w.Text(value=spec.name, style=shared(TextStyle), layout=shared(w.Layout, width="95px"))
+        self.access = w.Dropdown(options=["random", "sequential"], value=spec.access, style=shared(DescriptionStyle),
+                                 layout=shared(w.Layout, width="110px"))
         self.pages = NumberBox(spec.pages, 1, 2_000_000, "pages", integer=True, width="120px")
         self.working_set = NumberBox(spec.working_set, 1, 2_000_000, "working set", integer=True, width="120px")
         self.rate = NumberBox(spec.rate, 0.0, 5_000.0, "getpages/s", width="90px")
         self.skew = NumberBox(spec.skew, 0.0, 2.0, "skew", width="70px")
         self.scan = NumberBox(spec.scan_pages or 0, 0, 2_000_000, "pages/scan", integer=True, width="90px")
-        self.pool = w.Dropdown(options=["BPSEQ", "BPRAND"], value=pool, layout=w.Layout(width="100px"))
+        self.pool = w.Dropdown(options=["BPSEQ", "BPRAND"], value=pool, style=shared(DescriptionStyle), layout=shared(w.Layout, width="100px"))
         super().__init__([self.name, self.access, self.pages, self.working_set, self.rate, self.skew, self.scan,
-                          self.pool])
+                          self.pool], layout=shared(w.Layout))
 
     def spec(self) -> sim.ObjectSpec:
         """The row as an ObjectSpec (raises ValueError naming the bad field)."""
@@ -55,13 +57,15 @@ class BufferPoolTool(w.VBox):
 
     def __init__(self, specs=workloads.PRESET, assignment=workloads.BY_ACCESS):
         self.rows = [ObjectRow(s, assignment[s.name]) for s in specs]
-        head = w.HBox([w.HTML(f"<b>{h}</b>", layout=w.Layout(width=wd)) for h, wd in zip(HEADER, WIDTHS)])
+        head = w.HBox([w.HTML(f"<b>{h}</b>", style=shared(HTMLStyle), layout=shared(w.Layout, width=wd))
+                       for h, wd in zip(HEADER, WIDTHS)], layout=shared(w.Layout))
+        wide, labelled = shared(w.Layout, width="460px"), shared(w.SliderStyle, description_width="initial")
         self.seq_pool = w.IntSlider(value=2_000, min=500, max=100_000, step=500, description="BPSEQ buffers",
-                                    style=_STYLE, layout=w.Layout(width="460px"))
+                                    style=labelled, layout=wide)
         self.rand_pool = w.IntSlider(value=18_000, min=500, max=200_000, step=500, description="BPRAND buffers",
-                                     style=_STYLE, layout=w.Layout(width="460px"))
-        self.vpseqt = w.IntSlider(value=80, min=0, max=100, step=5, description="VPSEQT (%)", style=_STYLE,
-                                  layout=w.Layout(width="460px"))
+                                     style=labelled, layout=wide)
+        self.vpseqt = w.IntSlider(value=80, min=0, max=100, step=5, description="VPSEQT (%)", style=labelled,
+                                  layout=wide)
         self.seconds = NumberBox(workloads.SECONDS, 1, 3_600, "Seconds traced", description="Seconds traced",
                                  width="220px")
         self.seed = NumberBox(1, 0, 2**31 - 1, "Seed", description="Seed", integer=True, width="160px")
