@@ -232,6 +232,8 @@ def click_every_control(page, url: str) -> int:
 
 
 def _axe(page) -> list[str]:
+    # the boxes the clicks opened fade in: measure colours once they have (axe saw blends mid-fade)
+    page.evaluate("() => Promise.all(document.getAnimations().map(a => a.finished.catch(() => null)))")
     page.add_script_tag(content=AXE_JS.read_text(encoding="utf-8"))
     result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
     return [f"{v['id']} ({v['impact']}): {n['target']}" for v in result["violations"]
