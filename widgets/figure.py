@@ -130,7 +130,7 @@ class Param:
         out = []
         if self.calibrated is not None:
             unit = f" {self.unit}" if self.unit else ""
-            out.append(f"{self.label}: {_plain(self.default)}{unit} on the slider; the calibration uses "
+            out.append(f"{self.label}: the slider opens at {_plain(self.default)}{unit}; the calibration uses "
                        f"{_plain(self.calibrated)}{unit}.")
         if self.end:
             out.append(f"{self.label}: {self.end}")
