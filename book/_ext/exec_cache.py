@@ -6,7 +6,7 @@ are unchanged. That alone would go stale here: the chapters' code cells are shor
 without changing a cell. This extension keys the whole cache on everything else the outputs can
 depend on (see :func:`code_key`):
 
-* every file under ``widgets/`` and ``data/`` (the code and the tables the notebooks read),
+* every file under ``widgets/``, ``data/`` and ``lessons/`` (the code, the tables and the lessons the notebooks read),
 * ``_config.yml``, ``requirements.txt`` and ``pyproject.toml``,
 * the Python version and every installed distribution with its version,
 * the ``DB2BOOK_*`` environment variables (``DB2BOOK_BUILD=1`` picks the static chart renderer).
@@ -29,7 +29,7 @@ from pathlib import Path
 from sphinx.util import logging
 
 KEY_FILE = "db2book-code-key.txt"
-CODE_DIRS = ("widgets", "data")
+CODE_DIRS = ("widgets", "data", "lessons")
 CODE_FILES = ("_config.yml", "requirements.txt", "pyproject.toml")
 SKIP_PARTS = {"__pycache__", ".ipynb_checkpoints", ".pytest_cache"}
 
