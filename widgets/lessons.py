@@ -23,7 +23,8 @@ column         meaning
 =============  ================================================================================================
 
 An inferred lesson must *read* as one on the page: its sentence, or the paragraph around it, says "we
-read", "suggests", "our model" or the like (:data:`HEDGES`), never "the brief shows".
+read", "suggests", "our model" or the like (:data:`HEDGES`: the book's first person counts, as does any
+word of doubt), never "the brief shows".
 
 Sentences of a chapter's prose that carry a causal word (:data:`CAUSAL`) and are not lessons (a note on
 transcription, an instruction to the reader) are listed with a reason in ``lessons/<study>.not.csv``
@@ -59,7 +60,7 @@ HEDGES = re.compile(
     r"our model|our fit|our guess|our estimate|the model|this model|the book's|suggests?|suggesting|likely|"
     r"probably|presumably|perhaps|may|might|could|seems?|appears?|plausibly|one reading|a reading|"
     r"consistent with|not (?:a|the) (?:source's|brief's|study's|deck's|Redbook's) (?:finding|claim)|"
-    r"hypothes[ie]s|if)\b", re.IGNORECASE)
+    r"not the (?:source's|brief's|study's|deck's|Redbook's)|hypothes[ie]s|if|we|our|us)\b", re.IGNORECASE)
 
 _LINES = re.compile(r"^(\d+)(?:-(\d+))?$")
 
@@ -211,8 +212,10 @@ def plain(text: str) -> str:
     made plain, whitespace collapsed."""
     text = _ROLE.sub(_role, text)
     text = _LINK.sub(r"\1", text)
-    text = text.replace("**", "").replace("`", "").translate(_QUOTES)
-    text = re.sub(r"(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])", "", text)
+    parts = text.split("`")  # odd parts are code spans: their asterisks are text, not emphasis
+    for i in range(0, len(parts), 2):
+        parts[i] = re.sub(r"(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])", "", parts[i].replace("**", ""))
+    text = "".join(parts).translate(_QUOTES)
     text = text.replace("...", "…")
     return re.sub(r"\s+", " ", text).strip()
 
