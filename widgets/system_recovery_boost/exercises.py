@@ -138,14 +138,21 @@ def _boost_solution(facts: dict, d: dict) -> str:
         late = (f"Db2 would have to be open by {d['latest_start_min']:.1f} min after IPL, not {start}"
                 if d["latest_start_min"] > 0 else "even a Db2 open at the moment of IPL would not be enough")
         steps.append(f"Decision: no. The window ends first, and the rest drains at only {1 - lam:.2f} per minute once "
-                     f"the boost is gone. {late}. What to change: bring Db2 back sooner (restart automation, more "
-                     "frequent checkpoints and no long-running units of recovery, so forward log recovery has less "
-                     "to re-apply), hold back deferrable work until the backlog is gone, or have more reserved zIIPs "
-                     "for the boost.")
-    steps.append(f"Three cautions. The extra engines are zIIPs, so only zIIP-eligible work gets them: for work "
-                 "bound to the CPs the real drain is slower than the fluid says. The boost shortens the restart itself too: forward log recovery took "
-                 f"{forward:.2f} of its unboosted time in {P.cite(P.UNPLANNED, 'boost', 'forward_log_recovery_s')}. "
-                 "And κ = 0 is the optimist's answer: as the backlog grows so do latch waits, and with the chapter's "
+                     f"the boost is gone. {late}. What to change: bring Db2 back sooner (restart automation; and, as "
+                     "general Db2 practice the Redbook did not measure, more frequent checkpoints so forward log "
+                     "recovery has less to re-apply, and no long-running units of recovery so backward recovery has "
+                     "less to back out), hold back deferrable work until the backlog is gone, or have more reserved "
+                     "zIIPs for the boost.")
+    steps.append("Three cautions. During the boost any work may run on the zIIPs (the zIIP boost makes "
+                 "\"general-purpose work available to run on zIIP processors\", SG24-8536, §3.5); once it ends, work "
+                 "that is not zIIP-eligible is back on the CPs alone, so the post-boost drain of CP-bound work is "
+                 "slower than the fluid's 'normal capacity' (CPs + zIIPs) suggests. The boost can shorten the "
+                 "restart itself too: in the Redbook's test (2 CPs + 2 zIIPs, 4 reserved zIIPs) forward log recovery "
+                 f"took {forward:.2f} of its unboosted time in "
+                 f"{P.cite(P.UNPLANNED, 'boost', 'forward_log_recovery_s')}; a system that adds capacity in another "
+                 "proportion will gain another share. "
+                 "And κ = 0 is the optimist's answer: if contention grows with the backlog, as our model's κ "
+                 "assumes (the Redbook does not say it does), then with the chapter's "
                  f"assumed κ = {model.Outage.contention:g} the model clears it "
                  + _with_contention(facts) + ".")
     return "\n\n".join(steps)
