@@ -131,8 +131,9 @@ def _cell_key(dataset: str, quantity: str) -> tuple:
 
 
 MISS_NOTES = {
-    "text_mb": "bytes per word depend on how long the values and column names are: the columns added in "
-               "Table 6-2 hold short values (the text: few distinct values, e.g. YES/NO)",
+    "text_mb": "bytes per word depend, we read, on how long the values and column names are; the Redbook "
+               "says only that the added columns have few distinct values, and Table 6-2's bytes per word are "
+               "not monotonic in the columns, so the cause is not isolated",
     "elapsed_min": "the per-word cost depends on the data: the text says resources cannot be planned "
                    "from rows or columns alone (Scenario 3)",
     "sqldi_cpu_min": "the per-word cost depends on the data: the text says resources cannot be planned "
