@@ -158,3 +158,18 @@ def test_the_scan_sees_a_new_causal_sentence():
     assert [(h, c) for _, h, c, _ in paras] == [("The mechanism", ""), ("The mechanism", "exercise"),
                                                 ("The mechanism", "solution")]
     assert "because memory" in paras[0][3] and "log is slow" in paras[2][3]
+
+
+@pytest.mark.parametrize("study", SLUGS)
+def test_readers_see_no_line_numbers_of_the_source_texts(study):
+    """The rows keep a text's line numbers for maintainers; the page shows the document's own coordinates."""
+    html = lessons.chapter_html(study)
+    left = re.findall(r".{40}(?:\bl\.\s*\d+|\blines?\s+\d+|\b00[0-4]_[0-9a-f]+|\b00[0-4]\b(?=\s*(?:§|\)|l\.)))", html)
+    assert not left, f"{study}: line references reach the reader: {left[:5]}"
+
+
+def test_a_line_reference_becomes_a_section_or_goes():
+    row = lessons.Lesson("fast_index_traversal", 2, "t-1", "S", "s", "inferred", "", "", "", "", "", "")
+    assert lessons.for_readers("the insert test (lines 1213-1217) and Table 4-2", row) == \
+        "the insert test (§2.6.1) and Table 4-2"
+    assert "line" not in lessons.for_readers("a note (004 line 13565)", row)

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from . import data as _data
 from .ledger import HTML  # the rich-display wrapper the chapters show tables with
 from .studies import NOTES, STUDIES, study as find_study
 
@@ -384,6 +385,12 @@ def quote_found(quote: str, source_lines: list[str], first: int, last: int, slac
 STYLE = ("<style>.lessons-table td,.lessons-table th{vertical-align:top;text-align:left}"
          ".lessons-table .lesson-kind{white-space:nowrap;font-weight:600}"
          ".lessons-table blockquote{margin:0;padding:0 0 0 .6em;border-left:3px solid #999;font-style:normal}"
+         # on a phone each lesson is a card: its cells stacked, each named by its column
+         "@media (max-width:640px){table.lessons-rows,table.lessons-rows tbody,table.lessons-rows tr,"
+         "table.lessons-rows td{display:block;width:auto}table.lessons-rows thead{display:none}"
+         "table.lessons-rows tr{border-top:1px solid #999;padding:.4em 0}"
+         "table.lessons-rows td{border:none;padding:.1em 0}"
+         "table.lessons-rows td::before{content:attr(data-label) ': ';font-weight:600}}"
          "</style>")
 
 KIND_LABEL = {"stated": "stated by the source", "inferred": "our reading", "contested": "contested"}
@@ -397,15 +404,75 @@ def counts(study: str) -> dict[str, int]:
     return out
 
 
+#: A maintainer's reference to lines of a source text, as the rows write it: ``line 1311``, ``lines 165-167,
+#: 331``, ``l.391``, ``003 l.201``, ``004 lines 4494-4495`` (an optional text number names the text).
+LINE_REF = re.compile(r"(?:\b(0\d\d)(?:_[0-9a-f]+\.txt)?\s+)?(?:\bl\.\s*|\blines?\s+|\u2248)(\d+)"
+                      r"((?:\s*[-\u2013]\s*\d+)?(?:\s*(?:,|/|and)\s*(?:l\.\s*)?\d+\b(?:\s*[-\u2013]\s*\d+)?)*)")
+
+
+#: A source text named by its number alone (``000``, ``(001)``, ``004 §3.4``): shown as the document's name.
+SEED_NUMBER = re.compile(r"\b(00[0-4])(?:_[0-9a-f]+\.txt)?\b(?!\s*(?:[-\u2013,]\s*\d|%|\.\d))")
+
+
+def _short_name(number: str) -> str:
+    """The document's short name for a source text's number (``"003"`` -> ``SAP Banking Services 7.0 ...``)."""
+    named = [n for n in _data.documents().index if str(n).startswith(number + "_")]
+    return _data.document_name(named[0]).split(",")[0] if named else number
+
+
+def _seed_of(prefix: str | None, x: Lesson) -> str:
+    """The source text a line reference points into: the one it names, else the row's, else the page's."""
+    if prefix:
+        named = [n for n in _data.documents().index if str(n).startswith(prefix + "_")]
+        if named:
+            return named[0]
+    if x.seed:
+        return x.seed
+    return str(_data.sources(x.study)["seed"].iloc[0]) if (_data.data_dir() / x.study).is_dir() else ""
+
+
+def _place(seed: str, line: int, study: str) -> str:
+    """A line of a source text in the document's own coordinates (a table, a section), or ``""``."""
+    try:
+        if seed == str(_data.sources(study)["seed"].iloc[0]):
+            where = _data.place(study, line)
+            return "" if where == "elsewhere in the source" else where
+    except (FileNotFoundError, ValueError, KeyError):
+        pass
+    return _data.section_at(seed, line)
+
+
+def for_readers(text: str, x: Lesson) -> str:
+    """``text`` with every reference to lines of a source text (kept in the CSV for maintainers) turned into
+    the document's own coordinates where they are known (a table, a section) and dropped where not: readers
+    never see a text file's line numbers."""
+    def swap(m: re.Match) -> str:
+        seed = _seed_of(m.group(1), x)
+        lines = [int(n) for n in re.findall(r"\d+", m.group(2) + m.group(3))]
+        places = list(dict.fromkeys(p for p in (_place(seed, n, x.study) for n in lines) if p)) if seed else []
+        if not places:
+            return ""
+        own = x.seed or (str(_data.sources(x.study)["seed"].iloc[0]) if (_data.data_dir() / x.study).is_dir() else "")
+        doc = "" if seed == own else f"{_data.document_name(seed).split(',')[0]}, "
+        return doc + " and ".join(places)
+    out = LINE_REF.sub(swap, text)
+    out = SEED_NUMBER.sub(lambda m: _short_name(m.group(1)), out)
+    out = re.sub(r"\(\s*[,;:]?\s*\)", "", out)  # a parenthesis left empty
+    out = re.sub(r"\(\s*[,;]\s*", "(", out)
+    out = re.sub(r"\s*[,;]\s*\)", ")", out)
+    out = re.sub(r"\s+([,;:.)])", r"\1", out)
+    return re.sub(r"\s{2,}", " ", out).strip()
+
+
 def _where(x: Lesson) -> str:
     esc = html.escape
     if x.kind == "inferred":
-        return f"<em>We read it so:</em> {esc(x.rests_on)}"
-    text = f"<blockquote>\u201c{esc(x.quote)}\u201d</blockquote>{esc(x.source)}"
+        return f"<em>We read it so:</em> {esc(for_readers(x.rests_on, x))}"
+    text = f"<blockquote>\u201c{esc(x.quote)}\u201d</blockquote>{esc(for_readers(x.source, x))}"
     if x.kind == "contested":
-        text += f"<br><em>Against it:</em> {esc(x.other_side)}"
+        text += f"<br><em>Against it:</em> {esc(for_readers(x.other_side, x))}"
     if x.rests_on:
-        text += f"<br><em>Also:</em> {esc(x.rests_on)}"
+        text += f"<br><em>Also:</em> {esc(for_readers(x.rests_on, x))}"
     return text
 
 
@@ -416,10 +483,13 @@ def chapter_html(study: str) -> str:
     summary = (f"Where each lesson comes from: {c['lessons']} lessons, {c['stated']} stated by the source, "
                f"{c['inferred']} our own reading, {c['contested']} contested")
     rows = "".join(
-        f"<tr><td>{html.escape(x.section)}</td><td>{html.escape(x.sentence)}</td>"
-        f'<td class="lesson-kind">{KIND_LABEL[x.kind]}</td><td>{_where(x)}</td></tr>' for x in mine)
+        f'<tr><td data-label="section">{html.escape(x.section)}</td>'
+        f'<td data-label="lesson">{html.escape(x.sentence)}</td>'
+        f'<td class="lesson-kind" data-label="kind">{KIND_LABEL[x.kind]}</td>'
+        f'<td data-label="where it comes from">{_where(x)}</td></tr>' for x in mine)
     return (STYLE + f'<details class="lessons-details"><summary>{html.escape(summary)}</summary>'
-            '<div class="ledger-scroll" tabindex="0" style="overflow-x:auto"><table class="lessons-table">'
+            '<div class="ledger-scroll" tabindex="0" style="overflow-x:auto">'
+            '<table class="lessons-table lessons-rows">'
             "<thead><tr><th>section</th><th>lesson</th><th>kind</th><th>where it comes from</th></tr></thead>"
             f"<tbody>{rows}</tbody></table></div></details>")
 
