@@ -382,8 +382,11 @@ def quote_found(quote: str, source_lines: list[str], first: int, last: int, slac
 
 # --- what the reader sees ------------------------------------------------------------------------------------
 
-STYLE = ("<style>.lessons-table td,.lessons-table th{vertical-align:top;text-align:left}"
-         ".lessons-table .lesson-kind{white-space:nowrap;font-weight:600}"
+STYLE = ("<style>.lessons-table td,.lessons-table th{vertical-align:top;text-align:left;overflow-wrap:anywhere}"
+         "table.lessons-rows{width:100%;table-layout:fixed}"
+         "table.lessons-rows th:nth-child(1){width:16%}table.lessons-rows th:nth-child(2){width:34%}"
+         "table.lessons-rows th:nth-child(3){width:11%}table.lessons-rows th:nth-child(4){width:39%}"
+         ".lessons-table .lesson-kind{font-weight:600}"
          ".lessons-table blockquote{margin:0;padding:0 0 0 .6em;border-left:3px solid #999;font-style:normal}"
          # on a phone each lesson is a card: its cells stacked, each named by its column
          "@media (max-width:640px){table.lessons-rows,table.lessons-rows tbody,table.lessons-rows tr,"
@@ -457,6 +460,7 @@ def for_readers(text: str, x: Lesson) -> str:
         return doc + " and ".join(places)
     out = LINE_REF.sub(swap, text)
     out = SEED_NUMBER.sub(lambda m: _short_name(m.group(1)), out)
+    out = re.sub(r"(§\d+(?:\.\d+)*)(?:\s*(?:,|and)?\s*(\()?\1(?![\d.]*\d)(?(2)\)))+", r"\1", out)  # "§2.6.2 §2.6.2" once
     out = re.sub(r"\(\s*[,;:]?\s*\)", "", out)  # a parenthesis left empty
     out = re.sub(r"\(\s*[,;]\s*", "(", out)
     out = re.sub(r"\s*[,;]\s*\)", ")", out)
