@@ -119,7 +119,7 @@ def test_summary_counts_roles_and_predicted_errors():
 def test_the_pages_show_the_summary_first_and_misses_in_words():
     page = ledger.chapter_html("zhyperlink")
     assert page.index("predicted (median error") < page.index("<details")
-    assert "Known miss: part of the CPU cost does not scale" in page and "nan" not in page.lower()
+    assert "Known miss: 5% at 7.5 reads is 0.67% per read" in page and "nan" not in page.lower()
     book = ledger.book_html()
     assert book.index("median predicted error") < book.index("predicted rows</summary>") < book.index("All ")
 
