@@ -105,9 +105,10 @@ def _diagnose(rng, seed):
     d = boost_decision(facts)
     text = (f"An LPAR with {cps} CPs and {ziips} zIIPs went down unplanned; it was {facts['outage_min']} min before the "
             f"IPL started,\nand the Db2 restart messages show Db2 open for work {facts['db2_start_min']} min after IPL. "
-            f"The RMF BOOST column shows\n'I': the boost brought {facts['boost_engines']} reserved zIIPs online for "
-            f"{facts['window_min']:g} min after IPL. On a normal day at this hour\nthe work arriving keeps "
-            f"{facts['arrival_ratio']:.0%} of the normal capacity busy. Treat the work as a fluid that any\nonline engine "
+            f"The RMF BOOST column shows\n'I' (a zIIP boost), and message IEA675I says the boost brought "
+            f"{facts['boost_engines']} transient zIIP cores online for\n{facts['window_min']:g} min after IPL. "
+            f"On a normal day at this hour the work arriving keeps "
+            f"{facts['arrival_ratio']:.0%} of the normal capacity busy.\nTreat the work as a fluid that any online engine "
             "can serve, with no contention (the chapter's queue with κ = 0).")
     parts = [Part("backlog_min", d["backlog_min"], "min",
                   "the work waiting when Db2 is back, in minutes of normal capacity"),
@@ -141,8 +142,10 @@ def _boost_solution(facts: dict, d: dict) -> str:
                      f"the boost is gone. {late}. What to change: bring Db2 back sooner (restart automation; and, as "
                      "general Db2 practice the Redbook did not measure, more frequent checkpoints so forward log "
                      "recovery has less to re-apply, and no long-running units of recovery so backward recovery has "
-                     "less to back out), hold back deferrable work until the backlog is gone, or have more reserved "
-                     "zIIPs for the boost.")
+                     "less to back out), hold back deferrable work until the backlog is gone, or have more zIIP "
+                     "capacity available to the boost (reserved zIIPs that physical zIIPs can back: unused zIIPs "
+                     "in the CPC's shared pool or a temporary upgrade record, by z/OS's documentation, not the "
+                     "Redbook).")
     steps.append("Three cautions. During the boost any work may run on the zIIPs (the zIIP boost makes "
                  "\"general-purpose work available to run on zIIP processors\", SG24-8536, §3.5); once it ends, work "
                  "that is not zIIP-eligible is back on the CPs alone, so the post-boost drain of CP-bound work is "
