@@ -68,9 +68,9 @@ def _concurrency(rng, seed):
     f, work = model.concurrency_fit(single, two, engines, engines)
     three = float(model.concurrent_elapsed(3, f, work, engines, engines))
     text = (f"On {engines:g} engines, one training run ({engines:g} threads) takes {single} min; two identical runs\n"
-            f"started together both finish after {two} min. Model a run as a part that does not compete for\n"
-            "processors plus CPU work shared by all the runs.\n"
-            "  (a) fixed_min: the non-competing part; (b) work_engine_min: a run's CPU work in engine-minutes;\n"
+            f"started together both finish after {two} min. Model a run as a part that overlaps freely with\n"
+            "the other runs (an assumption) plus CPU work shared by all the runs.\n"
+            "  (a) fixed_min: the freely overlapping part; (b) work_engine_min: a run's CPU work in engine-minutes;\n"
             "  (c) three_min: three runs together; (d) saving_pct: what two together save against back to back.")
     return Problem(seed, "concurrency", text,
                    {"fixed_min": f, "work_engine_min": work, "three_min": three,

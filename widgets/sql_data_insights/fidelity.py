@@ -361,6 +361,23 @@ def pooled_fits() -> list[dict]:
     return out
 
 
+def single_predictor_fits() -> pd.DataFrame:
+    """One cost per unit of a single predictor (words, text MB, rows or columns), fitted by relative least
+    squares to all eleven data sets: the RMS relative error of each, for elapsed time and SQL DI CPU."""
+    d = pub.datasets()
+    predictors = {"words": d["words"], "text MB": d["text_mb"], "rows": d["rows"], "columns": d["n_columns"]}
+    out = {}
+    for name, x in predictors.items():
+        x = x.to_numpy(dtype=float)
+        row = {}
+        for quantity in ("elapsed_min", "sqldi_cpu_min"):
+            y = d[quantity].to_numpy(dtype=float)
+            per = relative_lsq(x, y)[0]
+            row[quantity] = float(rms(per * x / y - 1))
+        out[name] = row
+    return pd.DataFrame(out).T
+
+
 # --- the ledger ---------------------------------------------------------------------------------------------------
 
 

@@ -88,7 +88,7 @@ ENGINES = Param("engines", "Processors for training", "engines", 1, 32, C["engin
 THREADS = Param("threads", "Training threads per run", "threads", 1, C["threads"], C["threads"], 1, 2,
                 static_min=2, help="eight in the measurements; IBM: no more than the active cores",
                 end="8, as measured: IBM advises no more threads than active cores (Redbook §6.1.4).")
-FIXED = Param("fixed_min", "Part of a run that does not compete for processors", "min", 0, 20,
+FIXED = Param("fixed_min", "Part of a run the model lets overlap freely", "min", 0, 20,
               C["fixed"], 0.01, 1, static_min=0.42,  # live only
               help="fitted through 5.52 min alone and 8.62 min for two together")
 OVERHEAD = Param("udf_overhead", "UDF overhead per call", "x a built-in call", 0, 15, Q["udf_overhead"], 0.1, 1,
@@ -97,7 +97,7 @@ OTHER = Param("other_work", "Other SQL work per query", "x a built-in call", 0, 
               static_max=0.6, help="runs on general processors; 0.08 lets four calls reach 98% zIIP")
 WAIT = Param("udf_wait", "Extra UDF wait per call (elapsed only)", "x a built-in call", 0, 10, Q["udf_wait"], 0.1, 1,
              static_min=0.9,  # live only
-             help="switching to the UDF's address space; an elapsed cut of up to 89% needs 1.9 more")
+             help="our guess, e.g. a switch to a WLM address space; an elapsed cut of up to 89% needs 1.9 more")
 
 
 def _points(names, quantity: str, x_of, series: str, scale: float = 1.0) -> list[dict]:

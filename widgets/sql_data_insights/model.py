@@ -16,7 +16,7 @@ says seconds; shares are fractions in [0, 1].
   and SQL DI CPU, see the chapter); peak memory and zFS grow with both words and vocabulary.
 * **Vocabulary growth.** Heaps' law V = K n^beta, and a version in which a share of the new rows
   only repeat values already seen.
-* **Concurrency.** A run is a part that does not compete for processors plus CPU work spread
+* **Concurrency.** A run is a part that the model lets overlap freely plus CPU work spread
   over min(engines, threads x runs) engines.
 * **Query cost.** A built-in function (BiF) against a user-defined function (UDF): the UDF adds
   an overhead per call; the function's own work runs in a zIIP-eligible child task.
@@ -182,7 +182,7 @@ def repeat_share_for(base_rows, rows, vocab, k, beta) -> float:
 def concurrent_elapsed(runs, fixed_min, work_engine_min, engines, threads) -> np.ndarray:
     """Elapsed time (min) until ``runs`` identical trainings started together have all finished.
 
-    Each run has a part that does not compete for processors (``fixed_min``, overlapping freely)
+    Each run has a part that the model lets overlap freely (``fixed_min``, an assumption, not a measurement)
     and CPU work of ``work_engine_min`` engine-minutes. Each run uses at most ``threads``
     training threads, so the runs together use min(engines, threads x runs) engines:
     T = fixed + runs x work / min(engines, threads x runs).
