@@ -144,7 +144,7 @@ def etr_curves(pool_gb, users, think_s):
 
 
 ETR = _figure(
-    "etr", "Throughput: a shorter DB request time alone explains little of the ETR gain",
+    "etr", "Throughput: with a fixed time outside DB2, the shorter request time explains little of the ETR gain",
     POOL_AXIS, Axis("etr", "ETR (dialog steps per second)", format=",.0f"),
     POOL_GB, etr_curves, (USERS, THINK), published=_single("etr_ds_per_s"),
     subtitle="Little's law, DB request time per dialog step: N = ETR × (Z + R), Z fitted and held fixed; ITR drawn as the bound at constant CPU per step.")
@@ -258,7 +258,7 @@ def _night_points() -> pd.DataFrame:
 
 
 NIGHT = _figure(
-    "night", "Night Balancing: a once-through batch gives the pool nothing to re-use",
+    "night", "Night Balancing: a once-through batch gives the pool little to re-use",
     POOL_AXIS, Axis("pages", "Pages read per second", scale="log", format=",.3~s"),
     POOL_GB, night_curves, (SKEW, WORKING_SET), published=_night_points(),
     subtitle="Table 18. At 20-40 µs of CPU each, 1,223 avoided reads per second are about 0.02-0.05 of a processor.")
