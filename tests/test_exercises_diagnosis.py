@@ -140,7 +140,7 @@ def test_boost_decision_agrees_with_the_chapters_queue():
             assert srb_model.time_to_clear(_outage(f, latest + 1), step) > f["window_min"]
         assert (latest >= f["db2_start_min"]) == inside
         for shown in (f"{f['cps']} CPs and {f['ziips']} zIIPs", f"{f['outage_min']} min before",
-                      f"{f['db2_start_min']} min after IPL", f"{f['boost_engines']} reserved zIIPs",
+                      f"{f['db2_start_min']} min after IPL", f"{f['boost_engines']} transient zIIP cores",
                       f"{f['arrival_ratio']:.0%}"):
             assert shown in p.text
         seen.add((inside, latest > 0))
