@@ -68,7 +68,11 @@ JS_PAGE = r"""
     if (t.closest('#vg-tooltip-element')) continue;
     const cells = t.classList.contains('db2book-verbatim') ? out.verbatim : out.cells;
     const headers = t.classList.contains('db2book-verbatim') ? out.verbatim : out.headers;
-    for (const c of t.querySelectorAll('td')) { const s = text(c); if (s) cells.push(s); }
+    // a cell's code spans (<code>: a function, a field, a log name) are code, named as code; the rest is read as text
+    for (const c of t.querySelectorAll('td')) {
+      const k = c.cloneNode(true); k.querySelectorAll('code').forEach(e => e.remove());
+      const s = (k.textContent || '').trim(); if (s) cells.push(s);
+    }
     for (const c of t.querySelectorAll('th')) { const s = text(c); if (s) headers.push(s); }
     // a bare 0..N index: the first cell of every body row counts 0, 1, 2, ...
     const rows = [...t.querySelectorAll('tbody tr')];

@@ -468,8 +468,26 @@ def for_readers(text: str, x: Lesson) -> str:
     return re.sub(r"\s{2,}", " ", out).strip()
 
 
+#: A name from code in a row's argument: ``t_hit``, ``calibration.read_calibration``, ``model.time_to_clear``.
+CODE_NAME = re.compile(r"(?<![\w./-])(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)"
+                       r"\b(?![./]\w)")
+#: "glue name": the chapter glues that number into its prose; the name is the code's, the reader has the number.
+GLUE_NAME = re.compile(r"\s*\(\s*(?:factor )?glue [\w,/* ]+(?:,[^)]*)?\)|\bglue [a-z][\w/*]*(?:,\s*[a-z][\w/*]*)*",
+                       re.IGNORECASE)
+
+
+def _esc_code(text: str) -> str:
+    """``text`` escaped for HTML, its names from code set as code (``<code>t_hit</code>``), glue names dropped."""
+    text = GLUE_NAME.sub(lambda m: "" if m.group(0).lstrip().startswith("(") else "the number the chapter prints", text)
+    out, last = [], 0
+    for m in CODE_NAME.finditer(text):
+        out.append(html.escape(text[last:m.start()]) + f"<code>{html.escape(m.group(0))}</code>")
+        last = m.end()
+    return "".join(out) + html.escape(text[last:])
+
+
 def _where(x: Lesson) -> str:
-    esc = html.escape
+    esc = _esc_code
     if x.kind == "inferred":
         return f"<em>We read it so:</em> {esc(for_readers(x.rests_on, x))}"
     text = f"<blockquote>\u201c{esc(x.quote)}\u201d</blockquote>{esc(for_readers(x.source, x))}"

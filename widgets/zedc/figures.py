@@ -74,7 +74,7 @@ CPU = _figure(
     np.arange(5.0, 100.1, 5.0), cpu_curves, (VOLUME, CPU_COST),
     marks=pd.DataFrame([
         _cut_rule("java_gzip", "cpu_reduction_vs_zlib_pct", "up to 90% less: Java GZIP vs zlib"),
-        _cut_rule("bsam_qsam", "compression_cpu_reduction_pct", "up to 80% less: BSAM/QSAM vs DFSMS compression, not zlib")]),
+        _cut_rule("bsam_qsam", "compression_cpu_reduction_pct", "up to 80% less: BSAM/QSAM vs DFSMS")]),
     subtitle="Engine-hours = TB x 1000 x CPU s per GB / 3600; 24 engine-hours a day keep one engine busy. "
              "The two rules have different baselines: the 90% is against zlib, the 80% against DFSMS "
              "compression; read the 80% only with the cost set to your DFSMS compression's.")
