@@ -69,7 +69,7 @@ def _cut_rule(run: str, metric: str, label: str) -> dict:
 
 CPU = _figure(
     "cpu", "Compression CPU a day against the share a claimed cut leaves",
-    Axis("left", "CPU left after the cut (% of the replaced compression's CPU)", format=".0f"),
+    Axis("left", "CPU left after the cut (% of the old CPU)", format=".0f"),
     Axis("hours", "CPU for compression (engine-hours a day)", format=",.1f"),
     np.arange(5.0, 100.1, 5.0), cpu_curves, (VOLUME, CPU_COST),
     marks=pd.DataFrame([
