@@ -125,3 +125,43 @@ def _alive(pid: int) -> bool:
 def kill(pid: int) -> None:
     """SIGKILL one process (a kernel: as the out-of-memory killer or a crash ends it)."""
     os.kill(pid, signal.SIGKILL)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m tools.faults --class 30``: how long a class's Voila server takes to come back warm after a
+    restart (stopped by SIGTERM, started again on the same port), as the teacher's guide quotes it."""
+    import argparse
+    import tempfile
+
+    from tools.classload import class_pool
+    from tools.procs import pss_mb
+    from tools.site import free_port
+
+    parser = argparse.ArgumentParser(description=main.__doc__.split("\n")[0])
+    parser.add_argument("--class", dest="students", type=int, default=30, help="students (the pool is n + 2)")
+    parser.add_argument("--notebook", default="zhyperlink.ipynb", help="a dashboard in dashboards/")
+    args = parser.parse_args(argv)
+    pool = class_pool(args.students)
+    log = Path(tempfile.mkdtemp(prefix="db2book-faults-")) / "voila.log"
+    server = ClassVoila(ROOT / "dashboards" / args.notebook, pool, free_port(), log)
+    try:
+        t0 = server.start()
+        first = server.wait_warm(timeout=1800) - t0
+        kernels_mb = sum(pss_mb(k) for k in server.kernels())
+        t_stop = time.monotonic()
+        left = server.terminate()
+        stopped = time.monotonic() - t_stop
+        t1 = server.start()
+        again = server.wait_warm(timeout=1800) - t1
+        with open("/proc/loadavg") as f:
+            load = f.read().split()[0]
+        print(f"class of {args.students} (pool {pool}), {args.notebook}: first start warm in {first:.0f} s; "
+              f"stopped in {stopped:.1f} s ({len(left)} processes left); restarted and warm in {again:.0f} s; "
+              f"kernels {kernels_mb:.0f} MB PSS in all; load average {load}")
+    finally:
+        server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
