@@ -30,7 +30,7 @@ from tools.faults import BANNER, KERNEL_ID, ClassVoila, kill
 from tools.procs import cmdline
 from tools.site import ROOT, browser, free_port
 
-pytestmark = [pytest.mark.voila, pytest.mark.browser]
+pytestmark = [pytest.mark.browser]
 NOTEBOOK = ROOT / "dashboards" / "zhyperlink.ipynb"
 CLASS = 3
 POOL = CLASS + 2  # as `make voila CLASS=3` sizes it
@@ -96,6 +96,7 @@ def _wait_kernels(server: ClassVoila, n: int, timeout: float) -> None:
         time.sleep(0.5)
 
 
+@pytest.mark.voila
 def test_a_dead_dashboard_kernel_says_so_and_a_reload_gets_a_fresh_one(class_voila, chromium):
     server = class_voila
     ada, bob = _student(chromium, server.url), _student(chromium, server.url)
@@ -136,13 +137,25 @@ def test_a_dead_dashboard_kernel_says_so_and_a_reload_gets_a_fresh_one(class_voi
     t_refill = time.monotonic()
     _wait_kernels(server, POOL + 2, 180)  # the pool refills behind the reload
     refill_s = time.monotonic() - t_refill
+    # a kernel that dies while it waits in the pool is replaced, and the next student is served a live one
+    waiting = _kernel_ids(server) - {ada.evaluate(KERNEL_ID), bob.evaluate(KERNEL_ID)}
+    victim = sorted(waiting)[0]
+    kill(server.kernel_pid(victim))
+    t_pool = time.monotonic()
+    _wait_kernels(server, POOL + 1, 30)
+    _wait_kernels(server, POOL + 2, 180)
+    replaced_s = time.monotonic() - t_pool
+    cyd = _student(chromium, server.url)
+    assert cyd.evaluate(KERNEL_ID) != victim
+    _type_into_first_box(cyd, "0.9")
     print(f"\nkernel killed -> message {shown_s:.1f} s; reload -> dashboard back {reload_s:.1f} s; "
-          f"pool refilled {refill_s:.1f} s later (quiet_s=2)")
+          f"pool refilled {refill_s:.1f} s later (quiet_s=2); a pooled kernel killed was replaced in {replaced_s:.1f} s")
     assert shown_s < 15 and reload_s < 60
-    ada.context.close()
-    bob.context.close()
+    for page in (ada, bob, cyd):
+        page.context.close()
 
 
+@pytest.mark.voila
 def test_a_voila_restart_says_so_and_a_reload_works_once_it_is_back(class_voila, chromium):
     server = class_voila
     ada = _student(chromium, server.url)
@@ -172,6 +185,7 @@ def test_a_voila_restart_says_so_and_a_reload_works_once_it_is_back(class_voila,
     ada.context.close()
 
 
+@pytest.mark.voila
 def test_the_page_template_is_the_books():
     """``make voila`` reads dashboards/jupyter-config: its voila.py chooses the page with the fault banner."""
     config = (ROOT / "dashboards" / "jupyter-config" / "voila.py").read_text()

@@ -47,10 +47,15 @@ class ClassVoila:
                f"--VoilaConfiguration.default_pool_size={self.pool}",
                "--VoilaConfiguration.multi_kernel_manager_class=classroom.voila_pool.ClassKernelManager",
                *self.extra_args]
+        self._fills = self._log_fills()
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(cmd, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
                                          start_new_session=True)
         return time.monotonic()
+
+    def _log_fills(self) -> int:
+        """How often the server's log has said "Kernel pool of ... is filled" (every pool task has its kernel)."""
+        return self.log.read_text(errors="replace").count("] Kernel pool of ") if self.log.exists() else 0
 
     def kernels(self) -> list[int]:
         return kernels(self.proc.pid) if self.proc else []
@@ -59,9 +64,10 @@ class ClassVoila:
         return next((k for k in self.kernels() if f"kernel-{kernel_id}.json" in cmdline(k)), None)
 
     def wait_warm(self, timeout: float = 600.0, kernels_at_least: int | None = None) -> float:
-        """Wait until the port answers, the pool's kernels run and the server's CPU use has settled (every
-        pooled kernel has run the dashboard, as ``tools.classload.class_server`` judges it); returns the time
-        (``time.monotonic``) of the first quiet sample."""
+        """Wait until the port answers, the pool's kernels run, Voila's log says the pool is filled, and the
+        server's CPU use has settled (every pooled kernel has run the dashboard, as
+        ``tools.classload.class_server`` judges it); returns the time (``time.monotonic``) of the first quiet
+        sample. ``self.filled_at`` is when the log was first seen to say so."""
         want = self.pool if kernels_at_least is None else kernels_at_least
         deadline = time.monotonic() + timeout
         while True:
@@ -72,6 +78,11 @@ class ClassVoila:
                     break
             assert time.monotonic() < deadline, f"voila's pool of {want} did not start in {timeout} s"
             time.sleep(0.5)
+        while self._log_fills() <= self._fills:
+            assert self.proc.poll() is None, f"voila exited: {self.log.read_text(errors='replace')[-2000:]}"
+            assert time.monotonic() < deadline, f"voila's pool of {want} was not filled in {timeout} s"
+            time.sleep(0.25)
+        self.filled_at = time.monotonic()
         last, t_last = cpu_s([self.proc.pid, *descendants(self.proc.pid)]), time.monotonic()
         while time.monotonic() < deadline:
             time.sleep(1.5)
@@ -147,16 +158,19 @@ def main(argv: list[str] | None = None) -> int:
     try:
         t0 = server.start()
         first = server.wait_warm(timeout=1800) - t0
+        first_filled = server.filled_at - t0
         kernels_mb = sum(pss_mb(k) for k in server.kernels())
         t_stop = time.monotonic()
         left = server.terminate()
         stopped = time.monotonic() - t_stop
         t1 = server.start()
         again = server.wait_warm(timeout=1800) - t1
+        again_filled = server.filled_at - t1
         with open("/proc/loadavg") as f:
             load = f.read().split()[0]
-        print(f"class of {args.students} (pool {pool}), {args.notebook}: first start warm in {first:.0f} s; "
-              f"stopped in {stopped:.1f} s ({len(left)} processes left); restarted and warm in {again:.0f} s; "
+        print(f"class of {args.students} (pool {pool}), {args.notebook}: first start: pool filled {first_filled:.0f} s, "
+              f"warm {first:.0f} s; stopped in {stopped:.1f} s ({len(left)} processes left); restarted: pool filled "
+              f"{again_filled:.0f} s, warm {again:.0f} s; "
               f"kernels {kernels_mb:.0f} MB PSS in all; load average {load}")
     finally:
         server.stop()
