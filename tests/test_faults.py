@@ -165,12 +165,15 @@ def test_a_voila_restart_says_so_and_a_reload_works_once_it_is_back(class_voila,
     ada.wait_for_function(f"() => ({BANNER})()?.fault === 'server'", timeout=30_000)
     shown_s = time.monotonic() - t_stop
     banner = ada.evaluate(BANNER)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    ada.screenshot(path=str(SHOTS / "voila_server_lost.png"))
     assert "This dashboard lost its server." in banner["text"] and "reload the page" in banner["text"]
     assert not ada.evaluate(BROKEN_ICONS)
 
     t_start = server.start()
     ada.wait_for_function(f"() => ({BANNER})()?.fault === 'server-back'", timeout=120_000)
     back_s = time.monotonic() - t_start
+    ada.screenshot(path=str(SHOTS / "voila_server_back.png"))
     assert "server is back" in ada.evaluate(BANNER)["text"]
     warm_s = server.wait_warm() - t_start
     t_reload = time.monotonic()
@@ -218,6 +221,19 @@ def _save(page) -> None:
 
     page.locator(".lm-MenuBar-itemLabel", has_text="File").first.click()
     page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Save Notebook$")).first.click()
+
+
+def _type_into(page, cell, text: str) -> None:
+    """Replace a cell's code by typing it, as a student does (the editor's own key handling, which keeps
+    JupyterLab's model in step; Playwright's fill() changed the page but, under load, not always the model)."""
+    for _ in range(3):
+        cell.click()
+        page.wait_for_selector(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook.jp-mod-editMode", timeout=30_000)
+        page.keyboard.press("Control+A")
+        page.keyboard.type(text, delay=20)
+        if cell.inner_text().strip() == text:
+            return
+    raise AssertionError(f"the cell reads {cell.inner_text()!r}, not {text!r}")
 
 
 def _run_cell(page, cell, prompt: str, timeout_s: float = 120) -> None:
@@ -391,7 +407,7 @@ def test_a_students_kernel_dies_mid_assignment_and_nothing_saved_is_lost(class_h
     # the student writes their id into the first code cell, runs it and saves
     page.wait_for_function(KERNEL_IDLE, timeout=180_000)
     cell = page.locator(".jp-NotebookPanel .jp-CodeCell .cm-content").first
-    cell.fill(STUDENT_ID_CELL)
+    _type_into(page, cell, STUDENT_ID_CELL)
     _run_cell(page, cell, r"\[\d+\]")
     deadline, next_save = time.monotonic() + 60, 0.0
     while STUDENT_ID_CELL not in _code(notebook):
