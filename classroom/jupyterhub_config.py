@@ -16,6 +16,12 @@ class and the test (``tests/test_jupyterhub.py``):
 ``DB2BOOK_HUB_TRIAL``  ``1``: any user name logs in (dummy authenticator), servers run as the hub's own user
                        in ``$DB2BOOK_HUB_STATE/home/<user>``: a trial run or a test, never a real class
 ``DB2BOOK_HUB_TOKEN``  a token for an admin service (``db2book-admin``) that scripts and the test use
+``DB2BOOK_HUB_PROXY``  ``external``: the proxy runs on its own (``python -m classroom.hubproxy``), so a restart of the
+                       hub leaves it routing to the students' servers (see the teacher's guide, "When something
+                       fails in class"); otherwise the hub starts and stops the proxy itself
+
+Students' servers outlive the hub (``cleanup_servers = False``): stopping or restarting the hub leaves them
+running, and the hub finds them again from its database when it is back.
 """
 import os
 import sys
@@ -42,12 +48,24 @@ c.JupyterHub.pid_file = str(STATE / "jupyterhub.pid")
 # configurable-http-proxy from the repository's package-lock.json (`make node`), not a global install
 c.ConfigurableHTTPProxy.command = [str(REPO / "node_modules" / ".bin" / "configurable-http-proxy")]
 c.ConfigurableHTTPProxy.pid_file = str(STATE / "proxy.pid")
+if os.environ.get("DB2BOOK_HUB_PROXY") == "external":  # started by classroom/hubproxy.py; outlives the hub
+    sys.path.insert(0, str(REPO))
+    from classroom import hubproxy
+
+    c.ConfigurableHTTPProxy.should_start = False
+    c.ConfigurableHTTPProxy.auth_token = hubproxy.token()
+    c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{hubproxy.proxy_api_port()}"
+    c.JupyterHub.hub_port = hubproxy.hub_api_port()
+# a restart of the hub (a teacher's, or a crash) leaves the students' servers running
+c.JupyterHub.cleanup_servers = False
 
 # Every student server runs the book's environment and opens JupyterLab.
 c.Spawner.cmd = [str(BIN / "jupyterhub-singleuser")]
 c.Spawner.default_url = "/lab"
 c.Spawner.environment = {"PYDEVD_DISABLE_FILE_VALIDATION": "1"}
-c.Spawner.mem_limit = os.environ.get("DB2BOOK_HUB_MEM", "400M")  # enforced by container/systemd spawners
+# Enforced by container and systemd spawners (DockerSpawner, KubeSpawner, SystemdSpawner), NOT by the local
+# process spawners used here: watch the students' memory with `python -m classroom.watch` instead.
+c.Spawner.mem_limit = os.environ.get("DB2BOOK_HUB_MEM", "400M")
 c.Spawner.start_timeout = 120  # 30 logging in at once on a small server take a while
 c.Spawner.http_timeout = 120
 c.JupyterHub.concurrent_spawn_limit = 10  # a class logs in at once; queue the rest instead of thrashing

@@ -20,6 +20,12 @@ and it changes only when pool kernels start, and what runs beside them:
 * **One chart engine for the class** (:mod:`widgets.svgserver`, a worker per core) instead of one per
   kernel: the kernels find it through ``DB2BOOK_SVG_SERVER``.
 * **Lighter kernels:** :mod:`widgets.dashboard_kernel` runs first in each pool kernel.
+* **A kernel that dies is not restarted empty.** Jupyter's default restarts a dead kernel (killed, crashed,
+  out of memory) as a bare Python process: it no longer holds the dashboard, so the student's controls stop
+  answering while it holds memory. Here the server reports the kernel dead instead (the page then says so in
+  words and asks for a reload: ``dashboards/jupyter-config/share/voila/templates/db2book``), forgets it, and, if
+  it was still waiting in the pool, takes it out of the pool and starts a replacement (paced as any refill), so
+  no student is handed a dead kernel.
 
 It reads Voila's own ``_pools`` to count warm kernels, tells the pool's kernels by ``VOILA_PREHEAT=True``
 in their environment, and replaces ``voila.voila_kernel_manager.wait_before`` (the pause before a refill)
@@ -128,6 +134,32 @@ class ClassKernelManager(AsyncMappingKernelManager):
         return sum(1 for pool in pools.values() for task in pool if task.done() and not task.exception())
 
     async def start_kernel(self, *args, **kwargs):
+        kernel_id = await self._start_kernel(*args, **kwargs)
+        restarter = getattr(self.get_kernel(kernel_id), "_restarter", None)
+        if restarter is not None:
+            restarter.restart_limit = 0  # a death is reported ("dead"), not restarted as an empty kernel
+        return kernel_id
+
+    def _handle_kernel_died(self, kernel_id: str) -> None:
+        notebook = self._drop_from_pool(kernel_id)
+        self.log.warning("Kernel %s died (killed, crashed or out of memory)%s", kernel_id,
+                         "; it was waiting in the pool: a replacement starts" if notebook else
+                         "; its page tells the student to reload")
+        super()._handle_kernel_died(kernel_id)
+        fill = getattr(self, "fill_if_needed", None)  # Voila's pool (the class this one is the base of)
+        if notebook is not None and fill is not None:
+            fill(delay=None, notebook_name=notebook)
+
+    def _drop_from_pool(self, kernel_id: str) -> str | None:
+        """Take ``kernel_id`` out of Voila's pool if it waits there; returns its notebook (None if not pooled)."""
+        for notebook, pool in getattr(self, "_pools", {}).items():
+            for task in pool:
+                if task.done() and not task.exception() and task.result().get("kernel_id") == kernel_id:
+                    pool.remove(task)
+                    return notebook
+        return None
+
+    async def _start_kernel(self, *args, **kwargs):
         env = kwargs.get("env") or {}
         if env.get("VOILA_PREHEAT") != "True":  # a kernel outside the pool: no pacing
             return await super().start_kernel(*args, **kwargs)
