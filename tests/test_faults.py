@@ -13,7 +13,6 @@ Times are printed (the teacher's guide quotes them) and bounded loosely: the mac
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import signal
 import subprocess
@@ -149,7 +148,8 @@ def test_a_dead_dashboard_kernel_says_so_and_a_reload_gets_a_fresh_one(class_voi
     assert cyd.evaluate(KERNEL_ID) != victim
     _type_into_first_box(cyd, "0.9")
     print(f"\nkernel killed -> message {shown_s:.1f} s; reload -> dashboard back {reload_s:.1f} s; "
-          f"pool refilled {refill_s:.1f} s later (quiet_s=2); a pooled kernel killed was replaced in {replaced_s:.1f} s")
+          f"pool refilled {refill_s:.1f} s later (quiet_s=2); a pooled kernel killed was replaced in "
+          f"{replaced_s:.1f} s")
     assert shown_s < 15 and reload_s < 60
     for page in (ada, bob, cyd):
         page.context.close()

@@ -168,7 +168,8 @@ def main(argv: list[str] | None = None) -> int:
         again_filled = server.filled_at - t1
         with open("/proc/loadavg") as f:
             load = f.read().split()[0]
-        print(f"class of {args.students} (pool {pool}), {args.notebook}: first start: pool filled {first_filled:.0f} s, "
+        print(f"class of {args.students} (pool {pool}), {args.notebook}: first start: pool filled "
+              f"{first_filled:.0f} s, "
               f"warm {first:.0f} s; stopped in {stopped:.1f} s ({len(left)} processes left); restarted: pool filled "
               f"{again_filled:.0f} s, warm {again:.0f} s; "
               f"kernels {kernels_mb:.0f} MB PSS in all; load average {load}")

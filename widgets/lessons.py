@@ -41,7 +41,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from . import data as _data
-from .ledger import HTML  # the rich-display wrapper the chapters show tables with
+from .ledger import HTML  # noqa: F401  (re-exported: the chapters show the table with lessons.HTML)
 from .studies import NOTES, STUDIES, study as find_study
 
 KINDS = ("stated", "inferred", "contested")
@@ -460,7 +460,8 @@ def for_readers(text: str, x: Lesson) -> str:
         return doc + " and ".join(places)
     out = LINE_REF.sub(swap, text)
     out = SEED_NUMBER.sub(lambda m: _short_name(m.group(1)), out)
-    out = re.sub(r"(§\d+(?:\.\d+)*)(?:\s*(?:,|and)?\s*(\()?\1(?![\d.]*\d)(?(2)\)))+", r"\1", out)  # "§2.6.2 §2.6.2" once
+    # a section named twice in a row by converted references ("§2.6.2 §2.6.2", "§4.3 (§4.3)") once
+    out = re.sub(r"(§\d+(?:\.\d+)*)(?:\s*(?:,|and)?\s*(\()?\1(?![\d.]*\d)(?(2)\)))+", r"\1", out)
     out = re.sub(r"\(\s*[,;:]?\s*\)", "", out)  # a parenthesis left empty
     out = re.sub(r"\(\s*[,;]\s*", "(", out)
     out = re.sub(r"\s*[,;]\s*\)", ")", out)
@@ -469,8 +470,8 @@ def for_readers(text: str, x: Lesson) -> str:
 
 
 #: A name from code in a row's argument: ``t_hit``, ``calibration.read_calibration``, ``model.time_to_clear``.
-CODE_NAME = re.compile(r"(?<![\w./-])(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)"
-                       r"\b(?![./]\w)")
+CODE_NAME = re.compile(r"(?<![\w./-])(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+"
+                       r"|[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)\b(?![./]\w)")
 #: "glue name": the chapter glues that number into its prose; the name is the code's, the reader has the number.
 GLUE_NAME = re.compile(r"\s*\(\s*(?:factor )?glue [\w,/* ]+(?:,[^)]*)?\)|\bglue [a-z][\w/*]*(?:,\s*[a-z][\w/*]*)*",
                        re.IGNORECASE)
