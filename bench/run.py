@@ -791,7 +791,7 @@ def bench_model(rows: Rows) -> None:
     except Exception as exc:  # noqa: BLE001
         rows.failed("model: sync_reads_per_ds_data_sharing (30 sizes), median of 200", "ms", "<= 5 ms", exc)
     try:
-        from widgets.explorer import render_svg
+        from widgets.live import render_svg
         from widgets.large_memory import figures as F
         rows.measured("live chart redraw in the kernel: render_svg(SYNC_READS), median of 20",
                       _median(_time_calls(lambda: render_svg(F.SYNC_READS), 20, 2)), "ms")

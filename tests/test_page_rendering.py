@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from tools.chartspecs import chart_specs
 from widgets.data import printed_table
 from widgets.figure import static_chart
 from widgets.render import compact_data, describe, embed_html
@@ -66,7 +67,7 @@ def test_a_chart_fits_its_container_and_carries_a_text_alternative_and_its_data(
     spec = static_chart(ZHL.CPU).to_dict()
     markup = embed_html(spec)
     payload = markup.split("window.db2bookEmbed(", 1)[1]
-    vega = json.loads(re.match(r'"[^"]+", (.*)\);</script>', payload).group(1))
+    vega = chart_specs(markup)[0]
     # compiled to Vega at build time: the page needs no Vega-Lite compiler
     assert vega["$schema"].endswith("/vega/v6.json") and "vega-lite" not in payload
     width = next(sig for sig in vega["signals"] if sig["name"] == "width")
@@ -268,8 +269,7 @@ def test_the_ledger_shows_the_model_at_the_published_precision_and_each_miss_onc
 
 def test_a_charts_grid_goes_to_the_page_as_numbers_not_quoted_text():
     spec = static_chart(ZHL.CPU).to_dict()
-    vega = json.loads(re.match(r'"[^"]+", (.*)\);</script>', embed_html(spec).split("window.db2bookEmbed(", 1)[1])
-                      .group(1))
+    vega = chart_specs(embed_html(spec))[0]
     columns = next(sig["value"] for sig in vega["signals"] if sig["name"] == "db2book_table_0")
     values = [v for col in columns for v in col.get("u", col.get("v", []))]
     numeric = [v for v in values if isinstance(v, (int, float))]
@@ -292,7 +292,8 @@ def test_the_extensions_stylesheets_lose_the_rules_no_page_can_use(tmp_path):
 
 
 def test_every_page_carries_the_fix_for_links_in_a_solutions_title():
-    assert "admonition-title" in offline_assets.BOOK_JS and "stopPropagation" in offline_assets.BOOK_JS
+    script = offline_assets.page_script()
+    assert "admonition-title" in script and "stopPropagation" in script and "//" not in script
 
 
 BOOK = Path(__file__).resolve().parent.parent / "book"

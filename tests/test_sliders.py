@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from widgets.explorer import live_step
+from widgets.numbers import live_step, on_grid
 from widgets.figure import SIGNIFICANT_DIGITS, _round_sig, static_chart
 from widgets.studies import NOTES, STUDIES
 
@@ -39,11 +39,6 @@ def static_grid(p) -> np.ndarray:
     first, last = p.static_range()
     n = math.floor((last - first) / p.static_step + 1e-9)
     return np.round(first + p.static_step * np.arange(n + 1), 10)
-
-
-def on_grid(value: float, start: float, step: float) -> bool:
-    k = (value - start) / step
-    return abs(k - round(k)) < 1e-6
 
 
 def shown(fig, **values) -> dict[str, np.ndarray]:

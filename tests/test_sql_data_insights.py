@@ -227,7 +227,7 @@ def test_static_chart_is_small_and_registered(fig):
 
 @pytest.mark.parametrize("fig", F.ALL, ids=lambda f: f.key)
 def test_live_sliders_sit_on_the_calibrated_defaults(fig):
-    from widgets.explorer import live_step
+    from widgets.numbers import live_step
 
     for p in fig.all_params:
         step = live_step(p)

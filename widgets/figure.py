@@ -27,10 +27,11 @@ import numpy as np
 import pandas as pd
 
 from . import render as _render
+from .numbers import on_grid, readable
 
-#: The chart renderer for this surface, chosen where charts are made (not when ``widgets`` is imported,
-#: so that a kernel that only needs a model or an exercise does not pay for Altair).
-RENDERER = _render.enable()
+# The chart renderer for this surface, chosen where charts are made (not when ``widgets`` is imported,
+# so that a kernel that only needs a model or an exercise does not pay for Altair).
+_render.enable()
 
 SIGNIFICANT_DIGITS = 4  # what the page carries; the tests compare at this precision
 MAX_STATIC_ROWS = 2500
@@ -45,16 +46,6 @@ VEGA_RESERVED_NAMES = frozenset({
     "background", "width", "height", "padding", "autosize", "cursor", "config", "view", "events", "description",
     "title", "datum", "event", "item", "parent", "group", "this", "undefined", "NaN", "Infinity",
 })
-
-def _on_steps(value: float, first: float, step: float) -> bool:
-    """Whether ``value`` is ``first + k * step`` for a whole k (to a millionth of a step)."""
-    k = (value - first) / step
-    return abs(k - round(k)) <= 1e-6
-
-
-def _plain(value: float) -> str:
-    """A slider value as a reader reads it, to 6 significant digits: 10,560, 0.017693, 500.734, 60."""
-    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.6g}"
 
 
 @dataclass(frozen=True)
@@ -99,7 +90,7 @@ class Param:
         if self.step <= 0 or self.static_step <= 0:
             raise ValueError(f"Param {self.name}: steps must be positive")
         first, last = self.static_range()
-        if not first <= self.default <= last or not _on_steps(self.default, first, self.static_step):
+        if not first <= self.default <= last or not on_grid(self.default, first, self.static_step):
             raise ValueError(f"Param {self.name}: default {self.default:g} is not a position of the static slider "
                              f"({first:g} to {last:g} in steps of {self.static_step:g}); round it to one and give "
                              f"the exact value as calibrated=")
@@ -130,8 +121,8 @@ class Param:
         out = []
         if self.calibrated is not None:
             unit = f" {self.unit}" if self.unit else ""
-            out.append(f"{self.label}: the slider opens at {_plain(self.default)}{unit}; the calibration uses "
-                       f"{_plain(self.calibrated)}{unit}.")
+            out.append(f"{self.label}: the slider opens at {readable(self.default)}{unit}; the calibration uses "
+                       f"{readable(self.calibrated)}{unit}.")
         if self.end:
             out.append(f"{self.label}: {self.end}")
         if self.flat:
@@ -275,8 +266,6 @@ def _layers(fig: Figure, model_data, series_cols: list[str], filters: list[str],
                  alt.Tooltip("x:Q", title=fig.x.title, format=_tooltip_format(fig.x.format)),
                  alt.Tooltip("y:Q", title=fig.y.title, format=_tooltip_format(fig.y.format))],
     )
-    if fig.kind == "bar" and fig.y.scale == "linear":
-        mark["clip"] = True  # a y scale that does not start at zero must not let bars run over the axis
     line.mark = mark
     layers = [line]
     if fig.marks is not None and len(fig.marks):

@@ -6,7 +6,7 @@ time (never committed to the repository):
 * the Vega runtime, ``vega.min.js`` from the npm package ``vega`` (``make node`` installs it, at
   the version package-lock.json pins), wrapped so that it always defines ``window.vega`` (a page
   with an AMD loader would otherwise take it as a module), followed by the book's own chart code
-  (:data:`widgets.render.EMBED_JS`). Charts arrive on the page already compiled from Vega-Lite to
+  (``book/_static/db2book/charts.js``). Charts arrive on the page already compiled from Vega-Lite to
   Vega (``widgets/render.py``), so the reader never downloads the Vega-Lite compiler. The file is
   one static file shared by every page that draws a chart: a reader's second chapter loads it
   from the cache. It is linked only from pages that draw a chart.
@@ -27,16 +27,20 @@ ROOT = Path(__file__).resolve().parents[2]
 VEGA_MIN_JS = ROOT / "node_modules" / "vega" / "build" / "vega.min.js"
 
 
+def page_script() -> str:
+    """The page script (:data:`PAGE_JS`) without its comment lines: the code a page carries inline."""
+    lines = PAGE_JS.read_text(encoding="utf-8").splitlines()
+    return "\n".join(line for line in lines if not line.startswith("//"))
+
+
 def vega_runtime_text(vega_min_js: Path = VEGA_MIN_JS) -> str:
     """The chart runtime a page loads: Vega (from npm) in its own scope, then the book's chart code."""
-    from widgets.render import EMBED_JS
-
     if not vega_min_js.exists():
         raise FileNotFoundError(f"{vega_min_js} is missing: run `make node` (npm ci installs the Vega runtime "
                                 "that package-lock.json pins)")
     vega = vega_min_js.read_text(encoding="utf-8")
     # define/module/exports are undefined inside: the UMD wrapper then always sets window.vega
-    return ("(function (define, module, exports) {\n" + vega + "\n}).call(window);\n" + EMBED_JS + "\n")
+    return "(function (define, module, exports) {\n" + vega + "\n}).call(window);\n" + CHARTS_JS.read_text(encoding="utf-8")
 
 
 def _mathml(latex: str, display: str) -> str:
@@ -94,83 +98,19 @@ def _config_inited(app, config):
     config.html_context = {**config.html_context, "default_mode": "light"}
 
 
-BOOK_CSS = """
-/* Display equations: centred when they fit, scrolled sideways inside their own box when not
-   (the theme lays div.math out right to left, which cut off an equation's left side on a phone). */
-div.math { display: flex; flex-direction: row; justify-content: flex-start; margin: 0.8em 0; overflow-x: auto; overflow-y: hidden; max-width: 100%; }
-div.math math[display="block"] { flex: none; margin: 0 auto; padding: 0.1em 0.3em; font-size: 1.1em; }
-div.math-numbered { position: relative; padding-right: 2.5em; }
-div.math-numbered .eqno { position: absolute; right: 0; top: 50%; transform: translateY(-50%); }
-
-/* Charts take the width they are given, down to a phone's; their titles are text that wraps. */
-figure.db2book-figure { margin: 1.4em 0; width: 100%; }
-.db2book-chart-title { font-weight: 600; margin: 0 0 0.15em; line-height: 1.3; }
-.db2book-chart-subtitle { font-size: 0.85rem; color: #3d3d3d; margin: 0; line-height: 1.35; }
-.db2book-chart { margin: 0.5em 0 0.3em; width: 100%; max-width: 100%; }
-.db2book-chart.vega-embed { display: block; width: 100%; }
-.db2book-chart svg { max-width: 100%; height: auto; }
-.db2book-chart .vega-bindings { font-size: 0.9rem; margin-top: 0.4em; }
-.db2book-chart .vega-bind { display: flex; flex-wrap: wrap; align-items: center; gap: 0.1em 0.7em; margin: 0.35em 0; }
-.db2book-chart .vega-bind-name { flex: 0 1 17em; }
-.db2book-chart .vega-bind input[type=range] { flex: 1 1 9em; min-width: 8em; max-width: 16em; margin: 0; }
-.db2book-chart .vega-bind .vega-bind-name + input + span, .db2book-chart .vega-bind span:last-child {
-  font-variant-numeric: tabular-nums; min-width: 4em; }
-/* The charts' tooltip (widgets/render.py draws it): the fields of the mark under the pointer or finger. */
-.db2book-tooltip { position: absolute; z-index: 1100; display: none; pointer-events: none; max-width: min(26em, 90vw);
-  padding: 0.35em 0.55em; background: #fff; color: #222; border: 1px solid #999; border-radius: 4px;
-  box-shadow: 0 2px 6px rgba(0, 0, 0, 0.18); font-size: 0.8rem; line-height: 1.3; }
-.db2book-tooltip.visible { display: block; }
-.db2book-tooltip table { border-collapse: collapse; margin: 0; }
-.db2book-tooltip td { padding: 0.05em 0.3em; vertical-align: top; border: 0; }
-.db2book-tooltip td.key { color: #555; text-align: right; white-space: nowrap; }
-.db2book-tooltip td.value { overflow-wrap: anywhere; }
-.db2book-reset { font-size: 0.85rem; margin: 0.2em 0 0.3em; padding: 0.15em 0.6em; border: 1px solid #888;
-  border-radius: 4px; background: #f6f6f6; color: #1f4e79; cursor: pointer; }
-details.db2book-data { font-size: 0.85rem; margin: 0.3em 0 0; }
-details.db2book-data summary { cursor: pointer; color: #1f4e79; }
-.db2book-data-scroll { overflow-x: auto; max-width: 100%; }
-details.db2book-data table { border-collapse: collapse; margin: 0.4em 0; }
-details.db2book-data th, details.db2book-data td { padding: 0.15em 0.6em; border-bottom: 1px solid #ddd;
-  text-align: left; vertical-align: top; }
-
-/* Tables as printed: text wraps in full, a wide table scrolls inside its own box. */
-.cell_output table { font-size: 0.82rem; }
-div.db2book-table { overflow-x: auto; max-width: 100%; margin: 0.4em 0 0.8em; }
-table.db2book-table { border-collapse: collapse; }
-table.db2book-table th, table.db2book-table td { padding: 0.2em 0.6em; border-bottom: 1px solid #ddd;
-  vertical-align: top; white-space: normal; }
-table.db2book-table td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-table.db2book-table td.text { text-align: left; min-width: 6em; max-width: 32em; overflow-wrap: anywhere; }
-table.db2book-table thead th { text-align: left; vertical-align: bottom; }
-p.db2book-table-note { font-size: 0.85rem; color: #3d3d3d; margin: 0.2em 0; }
-.cell_output table td, .cell_output table th { white-space: normal; }
-div.cell_output pre { white-space: pre-wrap; overflow-wrap: anywhere; }
-
-/* The glossary's A-Z line. */
-nav.db2book-az { display: flex; flex-wrap: wrap; gap: 0.2em 0.6em; margin: 0.5em 0 1em; font-weight: 600; }
-"""
 
 
-#: The book's own page script, inline in every page's head (a few hundred bytes, no request).
-#: sphinx-togglebutton makes a solution's whole title a toggle, but its click handler knows only
-#: the title, its button and the button's icon: a click on anything else in the title (the
-#: "Exercise N" link of a solution's title) threw "button is not defined". A link in the title
-#: goes where it points; a click on other text in it toggles the box, as a click on the title does.
-BOOK_JS = """
-document.addEventListener('click', function (e) {
-  var t = e.target, title = t.closest && t.closest('.admonition.dropdown > .admonition-title');
-  if (!title || t === title) return;
-  var button = t.closest('button.toggle-button');
-  if (button && (t === button || t.tagName === 'polyline' || (t.classList && t.classList.contains('tb-icon')))) return;
-  e.stopPropagation();
-  if (!t.closest('a')) title.click();
-}, true);
-""".strip()
+
+#: The book's own files, read at build time: its stylesheet, its chart code (after the Vega runtime, in
+#: one file per site) and its page script (inline in every page's head: a few hundred bytes, no request).
+#: Not the root ``_static/``: Jupyter Book would add every script there to every page a second time.
+OWN = ROOT / "book" / "_static" / "db2book"
+BOOK_CSS, CHARTS_JS, PAGE_JS = OWN / "book.css", OWN / "charts.js", OWN / "page.js"
 
 
 def _builder_inited(app):
     app.add_css_file("db2book.css")
-    app.add_js_file(None, body=BOOK_JS)
+    app.add_js_file(None, body=page_script())
 
 
 def _page_context(app, pagename, templatename, context, doctree):
@@ -184,7 +124,7 @@ def _build_finished(app, exception):
     static = Path(app.outdir) / "_static"
     (static / VEGA_DIR).mkdir(parents=True, exist_ok=True)
     (static / VEGA_DIR / VEGA_FILE).write_text(vega_runtime_text(), encoding="utf-8")
-    (static / "db2book.css").write_text(BOOK_CSS.lstrip(), encoding="utf-8")
+    (static / "db2book.css").write_text(BOOK_CSS.read_text(encoding="utf-8"), encoding="utf-8")
     # pages without an icon link (the root redirect) make browsers ask for /favicon.ico
     (Path(app.outdir) / "favicon.ico").write_bytes(_favicon_ico())
     _fix_pages(Path(app.outdir))
