@@ -25,6 +25,8 @@ import json
 import math
 from dataclasses import dataclass, field
 
+from .numbers import readable
+
 ROLES = ("predicted", "fitted", "identity")
 
 
@@ -125,18 +127,10 @@ def summary(ledger: list[LedgerRow]) -> list[dict]:
     return out
 
 
-def format_number(x: float) -> str:
-    """A number as a reader reads it: up to 6 significant digits (what the sources print), thousands
-    separators, no trailing zeros and no exponent for the magnitudes the ledger holds."""
-    if abs(x) >= 1e6:
-        return f"{x:,.0f}"
-    return f"{x:,.6g}"
-
-
 def format_model(model: float, published: float) -> str:
     """A model's value beside the published one: one decimal more than the published number shows
     (the model is not more precise than that), and at least three significant digits."""
-    shown = format_number(published)
+    shown = readable(published)
     decimals = len(shown.split(".")[1]) + 1 if "." in shown else 0
     if model != 0:
         decimals = max(decimals, 2 - int(math.floor(math.log10(abs(model)))))
@@ -217,7 +211,7 @@ def rows_html(ledger: list[LedgerRow], chapter_column: bool = False) -> str:
     for r in ledger:
         off = " ledger-off" if not r.passed else ""
         cells = ([_cell(r.chapter)] if chapter_column else []) + [
-            _cell(r.role), _cell(r.quantity), _cell(r.condition), _cell(format_number(r.published), "num"),
+            _cell(r.role), _cell(r.quantity), _cell(r.condition), _cell(readable(r.published), "num"),
             _cell(format_model(r.model, r.published), "num"), _cell(format_error(r.rel_error), "num"),
             _cell(format_error(r.tolerance), "num"), _status_cell(r)]
         out.append(f'<tr class="ledger-{r.role}{off}">' + "".join(cells) + "</tr>")
