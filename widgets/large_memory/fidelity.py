@@ -145,14 +145,14 @@ ITR_IDENTITY_MISSES = {
 
 def _itr_identity_rows() -> list[LedgerRow]:
     """ITR = ETR / CPU utilisation, for every run of the single-system and data-sharing tables."""
-    from .. import ledger
+    from .. import identities
 
     rows = []
     for frame, label in ((published.single_system(), "single system"), (published.data_sharing(), "2-way data sharing")):
         for run in frame.itertuples():
-            cells = {m: ledger.cell(published.STUDY, run.file, run.run_id, m)
+            cells = {m: identities.cell(published.STUDY, run.file, run.run_id, m)
                      for m in ("itr_ds_per_s", "etr_ds_per_s", "cpu_util_pct")}
-            slack = sum(ledger.half_unit(c["printed"]) / c["value"] for c in cells.values())
+            slack = sum(identities.half_unit(c["printed"]) / c["value"] for c in cells.values())
             rows.append(LedgerRow(
                 chapter=CHAPTER, source=run.src_itr_ds_per_s, quantity="ITR (DS/s): ETR / CPU utilisation",
                 condition=f"{run.run_id}, {label}: {run.etr_ds_per_s:,.2f} DS/s at {run.cpu_util_pct:g}% busy",

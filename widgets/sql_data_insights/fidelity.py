@@ -22,6 +22,7 @@ import pandas as pd
 
 from ..data import load_long
 from ..fitting import band, relative_lsq, rms
+from ..identities import half_unit
 from ..ledger import LedgerRow
 from . import calibration as fit
 from . import model
@@ -38,17 +39,6 @@ COSTS = {"elapsed_min": ("total elapsed time (min)", False), "sqldi_cpu_min": ("
 
 
 # --- fitting helpers ----------------------------------------------------------------------------
-
-
-def half_unit(printed: str) -> float:
-    """Half a unit of the last printed digit of a cell, in the cell's unit (``501 K`` -> 500)."""
-    text = printed.replace(",", "").strip()
-    scale = 1.0
-    if text.endswith("K"):
-        text, scale = text[:-1].strip(), 1000.0
-    text = text.rstrip("%")
-    decimals = len(text.split(".")[1]) if "." in text else 0
-    return 0.5 * 10 ** (-decimals) * scale
 
 
 @lru_cache(maxsize=None)

@@ -8,7 +8,7 @@ benchmark measured once.
 """
 from __future__ import annotations
 
-from .. import ledger
+from .. import identities
 from ..data import number
 from ..ledger import LedgerRow
 from . import model
@@ -52,7 +52,7 @@ def option_noise_points() -> float:
 
 
 def _cell(run_id: str, metric: str) -> dict:
-    return ledger.cell(pub.STUDY, pub.RESULTS, run_id, metric)
+    return identities.cell(pub.STUDY, pub.RESULTS, run_id, metric)
 
 
 def _cut(run_id: str, metric: str = "elapsed_change_pct") -> float:
@@ -116,7 +116,7 @@ def cpu_rows() -> list[LedgerRow]:
                   quantity="LPAR CPU increase (%), clean LPAR",
                   condition=f"70 GB pools, {n70:g} reads per transaction; predicted with the 10 GB run's cost per read",
                   published=c70["value"], model=per_read * n70,
-                  tolerance=(ledger.half_unit(c70["printed"]) + n70 / n10 * ledger.half_unit(c10["printed"]))
+                  tolerance=(identities.half_unit(c70["printed"]) + n70 / n10 * identities.half_unit(c10["printed"]))
                   / c70["value"], role="predicted", cell=c70["key"],
                   miss="part of the CPU cost does not scale with the reads: 5% at 7.5 reads is 0.67% per read, "
                        "13.8% at 28 reads only 0.49%"),
@@ -173,7 +173,7 @@ def repeat_rows() -> list[LedgerRow]:
         ("log_write_large_summary", "elapsed_change_pct", "log_write_large", "avg_response_time_change_pct",
          "striped logs, 128-record writes: 'a minimum of 20%' against 'approximately 20%'", ""),
     )
-    return [ledger.repeat_row(CHAPTER, pub.cite(pub.RESULTS, run, metric), "reduction as printed twice (%)", how,
+    return [identities.repeat_row(CHAPTER, pub.cite(pub.RESULTS, run, metric), "reduction as printed twice (%)", how,
                               _cell(run, metric), _cell(other, other_metric), miss=miss)
             for run, metric, other, other_metric, how, miss in pairs]
 
