@@ -25,12 +25,14 @@ KEYS = {"chapter", "source", "quantity", "condition", "role", "published", "mode
 EXPECTED_MISSES = {
     "Large memory": 26,           # 9 GBP hit ratios, 2 held-out ITRs, 1 ITR = ETR / utilisation (Table 13),
                                   # 2 Table 13 reads from the printed GBP hit ratios beyond their rounding,
-                                  # 6 fitted and 6 held-out ETRs (time outside DB2 falls 14.2 -> 10.6 s as the pools grow)
+                                  # 6 fitted and 6 held-out ETRs (time outside DB2 falls 14.2 -> 10.6 s as the
+                                  # pools grow)
     "Hit ratio is dead": 6,       # 4 independent-reference IMS points, 2 large-memory runs from hit ratios
     "Fast index traversal": 1,    # Table 4-2's class 2 CPU delta printed without its minus sign
     "zHyperLink": 3,              # CPU at 7.5 reads, two-way latency from the one-way share, 63% vs 69%
     "System Recovery Boost": 2,   # both fully parallel hypotheses
-    "SQL Data Insights": 28,      # 15 predictions, 7 held-out views, VIEW_4's words, 3 concurrency, 2 x VIEW_6 vocabulary
+    "SQL Data Insights": 28,      # 15 predictions, 7 held-out views, VIEW_4's words, 3 concurrency,
+                                  # 2 x VIEW_6 vocabulary
     "SAP Banking": 3,             # the USL at 16 CP (fitted and held out) and at 4 CP (held out): the early fall
 }
 
@@ -49,7 +51,8 @@ def test_every_row_is_within_its_tolerance_or_a_marked_miss(rows):
 
 def test_rows_cite_the_documents_own_coordinates():
     for r in ledger.rows():
-        assert any(k in r.source for k in ("Table", "Figure", "§", "chapter", "Appendix", "screen", "slide", "Prose")), r.source
+        coordinates = ("Table", "Figure", "§", "chapter", "Appendix", "screen", "slide", "Prose")
+        assert any(k in r.source for k in coordinates), r.source
         assert r.source.startswith(tuple(documents()["cite_as"])), r.source  # no line: tests/test_standalone.py
 
 
@@ -107,8 +110,9 @@ def test_table_output_ends_with_the_summary_per_chapter():
 
 
 def test_summary_counts_roles_and_predicted_errors():
-    row = lambda role, pub, mod, miss="": ledger.LedgerRow("A", "Table 1, line 1", "q", "c", pub, mod, 0.5, role,
-                                                           miss=miss)
+    def row(role, pub, mod, miss=""):
+        return ledger.LedgerRow("A", "Table 1, line 1", "q", "c", pub, mod, 0.5, role, miss=miss)
+
     rows = [row("predicted", 100, 110), row("predicted", 100, 130), row("predicted", 100, 200, "way off"),
             row("fitted", 100, 100), row("identity", 10, 10)]
     (s,) = ledger.summary(rows)
@@ -316,7 +320,8 @@ def test_the_fidelity_page_leads_with_the_summary_and_shows_misses_in_red():
         page.goto(f"{base}/book/fidelity.html", wait_until="networkidle")
         page.wait_for_selector("table.ledger-summary", state="attached")
         order = page.evaluate("""() => {
-            const s = document.querySelector('table.ledger-summary'), d = document.querySelector('details.ledger-details');
+            const s = document.querySelector('table.ledger-summary');
+            const d = document.querySelector('details.ledger-details');
             return s && d ? !!(s.compareDocumentPosition(d) & Node.DOCUMENT_POSITION_FOLLOWING) : null; }""")
         assert order is True, "the summary must come before the rows"
         summary = page.query_selector_all("table.ledger-summary tbody tr")

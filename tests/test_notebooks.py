@@ -1,7 +1,6 @@
 """Every chapter and dashboard notebook runs top to bottom as a student would run it (live surface)."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import jupytext
@@ -10,7 +9,8 @@ import pytest
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = sorted(ROOT.glob("chapters/*.md")) + [ROOT / "book" / "fidelity.md", ROOT / "book" / "zedc.md"] + sorted(ROOT.glob("dashboards/*.ipynb"))
+NOTEBOOKS = (sorted(ROOT.glob("chapters/*.md")) + [ROOT / "book" / "fidelity.md", ROOT / "book" / "zedc.md"]
+             + sorted(ROOT.glob("dashboards/*.ipynb")))
 
 
 @pytest.mark.slow

@@ -158,8 +158,10 @@ def test_pages_are_mended_for_console_and_screen_readers():
 
 def test_pages_leave_out_what_they_do_not_use():
     head = ('<head>\n    <link rel="stylesheet" type="text/css" href="../_static/sphinx-design.min.css?v=6a604523" />\n'
-            '    <script data-sd-tabs-storage-prefix="sphinx-design-tab-id-" src="../_static/design-tabs.js?v=1"></script>\n'
-            '    <script src="../_static/searchtools.js"></script>\n    <script src="../_static/language_data.js"></script>\n'
+            '    <script data-sd-tabs-storage-prefix="sphinx-design-tab-id-" '
+            'src="../_static/design-tabs.js?v=1"></script>\n'
+            '    <script src="../_static/searchtools.js"></script>\n'
+            '    <script src="../_static/language_data.js"></script>\n'
             '    <script src="../searchindex.js"></script>\n</head><body><p>text</p></body>')
     fixed = offline_assets.fix_page(head)
     assert "searchindex" not in fixed and "searchtools" not in fixed and "sphinx-design" not in fixed

@@ -199,7 +199,8 @@ def test_slider_labels_read_plainly(pair):
 # --- exercises ------------------------------------------------------------------------------------------------
 
 #: "set the exponent to 1", "move the share down toward 0.58": a slider verb, then a number
-SLIDER_PHRASE = re.compile(r"\b(?:[Ss]et|[Mm]ove|[Ss]lide|[Dd]rag|[Pp]ut)\s+(?:the|it|this|each|a)\b[^.]{0,80}?\b(?:to|toward|towards)\s+(\d[\d,]*(?:\.\d+)?)\b")
+SLIDER_PHRASE = re.compile(r"\b(?:[Ss]et|[Mm]ove|[Ss]lide|[Dd]rag|[Pp]ut)\s+(?:the|it|this|each|a)\b[^.]{0,80}?"
+                           r"\b(?:to|toward|towards)\s+(\d[\d,]*(?:\.\d+)?)\b")
 
 
 def exercise_blocks(slug: str) -> dict[str, str]:

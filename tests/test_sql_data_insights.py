@@ -266,7 +266,8 @@ def test_every_data_set_is_a_row_and_every_view_is_also_held_out():
 def test_the_single_cost_model_fits_poorly_and_says_so():
     missed = {m["condition"]: m for m in fidelity.misses()}
     assert any("all 11 data sets" in c for c in missed)
-    view4 = [r for r in fidelity.ledger_rows() if r.quantity == "words in the training text" and "VIEW_4" in r.condition]
+    view4 = [r for r in fidelity.ledger_rows()
+             if r.quantity == "words in the training text" and "VIEW_4" in r.condition]
     assert len(view4) == 1 and view4[0].status == "known miss" and view4[0].published == 342_540_150
     errors = calibration.errors("sqldi_cpu_min")
     assert errors.abs().max() > 0.3  # a per-word cost from Table 6-1 misses other data sets badly

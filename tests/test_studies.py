@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import ast
-import importlib
 import json
 import re
 import subprocess

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import html
 import math
-import time
 from typing import Callable, Sequence
 
 import ipywidgets as w
@@ -49,7 +48,8 @@ def _slider(p) -> w.FloatSlider:
     return w.FloatSlider(
         value=p.default, min=p.min, max=p.max, step=live_step(p), description=p.title,  # the label, with its unit
         continuous_update=True, readout=False,  # the NumberBox beside it is the readout, and checks what is typed
-        style=shared(w.SliderStyle, description_width="initial"), layout=shared(w.Layout, width="380px", max_width="100%"),
+        style=shared(w.SliderStyle, description_width="initial"),
+        layout=shared(w.Layout, width="380px", max_width="100%"),
         tooltip=p.help or p.title,
     )
 
@@ -176,7 +176,6 @@ class Explorer(w.VBox):
             body = rows + charts
         super().__init__(header + body + [self.info, self.status], layout=plain)
         self.add_class("db2book-explorer")
-        self.last_update_ms = float("nan")
         self.update()
 
     def _row(self, name: str) -> w.HBox:
@@ -187,7 +186,8 @@ class Explorer(w.VBox):
             w.link((box, "value"), (slider, "value"))
             slider.observe(self._on_change, names="value")
             self.sliders[name], self.boxes[name] = slider, box
-            self._rows[name] = w.HBox([slider, box], layout=shared(w.Layout, flex_flow="row wrap"))  # a phone: box below
+            # on a phone, the box goes below the slider
+            self._rows[name] = w.HBox([slider, box], layout=shared(w.Layout, flex_flow="row wrap"))
         return self._rows[name]
 
     def _build_page(self, index: int) -> None:
@@ -212,7 +212,6 @@ class Explorer(w.VBox):
 
     def update(self, changed: str | None = None, only_stale: bool = False) -> None:
         """Redraw the visible figures that use ``changed`` (all of them when None)."""
-        start = time.perf_counter()
         values = self.values()
         try:
             for i, (fig, box) in enumerate(zip(self.figures, self.charts)):
@@ -231,7 +230,6 @@ class Explorer(w.VBox):
             self.status.value = ""
         except ValueError as exc:  # sliders cannot reach invalid values; this is a safety net
             self.status.value = f"<b style='color:#b00'>{html.escape(str(exc))}</b>"
-        self.last_update_ms = (time.perf_counter() - start) * 1000
 
     def _on_change(self, change) -> None:
         name = next(n for n, s in self.sliders.items() if s is change["owner"])

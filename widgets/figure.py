@@ -244,7 +244,8 @@ def _layers(fig: Figure, model_data, series_cols: list[str], filters: list[str],
     published = domain[len(series_cols):]
     shape = alt.Shape("series:N", title=None, legend=alt.Legend(orient="top", symbolStrokeColor="black"),
                       scale=alt.Scale(domain=published or ["-"],
-                                      range=[PUBLISHED_SHAPES[i % len(PUBLISHED_SHAPES)] for i in range(len(published) or 1)]))
+                                      range=[PUBLISHED_SHAPES[i % len(PUBLISHED_SHAPES)]
+                                             for i in range(len(published) or 1)]))
     line = alt.Chart(model_data, name="model")
     for expr in filters:
         line = line.transform_filter(expr)

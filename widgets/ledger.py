@@ -101,12 +101,6 @@ def rows(study: str | None = None) -> list[LedgerRow]:
     return out
 
 
-def to_frame(ledger: list[LedgerRow]):
-    import pandas as pd
-
-    return pd.DataFrame([r.as_dict() for r in ledger])
-
-
 def summary(ledger: list[LedgerRow]) -> list[dict]:
     """Per chapter, in book order: rows by role, the predicted rows' median and worst error, misses."""
     import numpy as np
@@ -252,7 +246,8 @@ def chapter_html(study: str) -> str:
     s = summary(mine)[0]
     pred = [r for r in mine if r.role == "predicted"]
     if pred:
-        lead = (f"{s['rows']} rows: {s['predicted']} predicted (median error {format_error(s['median predicted error'])}, "
+        lead = (f"{s['rows']} rows: {s['predicted']} predicted "
+                f"(median error {format_error(s['median predicted error'])}, "
                 f"worst {format_error(s['worst predicted error'])}), {s['fitted']} fitted, {s['identity']} identities; "
                 f"{s['known misses']} known misses.")
     else:

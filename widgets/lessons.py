@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from .ledger import HTML  # the rich-display wrapper the chapters show tables with
+from .ledger import HTML  # noqa: F401  (the chapters end with lessons.HTML(lessons.chapter_html(slug)))
 from .studies import NOTES, STUDIES, study as find_study
 
 KINDS = ("stated", "inferred", "contested")

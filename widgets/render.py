@@ -68,7 +68,8 @@ def _table_html(caption: str, columns: list[str], rows: list[list[str]]) -> str:
     head = "".join(f"<th scope=\"col\">{html.escape(str(c))}</th>" for c in columns)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>" for row in rows)
     return (f'<details class="db2book-data"><summary>Data: {html.escape(caption.lower())}</summary>'
-            f'<div class="db2book-data-scroll" tabindex="0"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+            f'<div class="db2book-data-scroll" tabindex="0">'
+            f'<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
             "</div></details>")
 
 
@@ -150,8 +151,9 @@ def to_vega(spec: dict) -> dict:
 def off_grid(vega: dict) -> list[str]:
     """The sliders of a compiled chart whose opening value is off their steps (a calibrated value no round
     grid holds): dragging can't bring the reader back to it, so the page offers a button that does."""
-    return [s["name"] for s in vega.get("signals", []) if (s.get("bind") or {}).get("input") == "range"
-            and isinstance(s.get("value"), (int, float)) and not on_grid(s["value"], s["bind"]["min"], s["bind"]["step"])]
+    ranges = [s for s in vega.get("signals", []) if (s.get("bind") or {}).get("input") == "range"
+              and isinstance(s.get("value"), (int, float))]
+    return [s["name"] for s in ranges if not on_grid(s["value"], s["bind"]["min"], s["bind"]["step"])]
 
 
 #: An inline data set smaller than this (characters of JSON) stays as it is.

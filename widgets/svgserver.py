@@ -93,7 +93,8 @@ def serve(port: int = 0, workers: int | None = None) -> None:
     signal.signal(signal.SIGTERM, _stop)
     with ProcessPoolExecutor(max_workers=workers, initializer=_die_with_parent) as pool:
         # start every worker's engine now, so that no student waits for it
-        warm = {"data": {"values": [{"x": 0}]}, "mark": "point", "encoding": {"x": {"field": "x", "type": "quantitative"}}}
+        warm = {"data": {"values": [{"x": 0}]}, "mark": "point",
+                "encoding": {"x": {"field": "x", "type": "quantitative"}}}
         list(pool.map(draw, [json.dumps(warm)] * workers))
         server = ThreadingHTTPServer(("127.0.0.1", port), _handler(pool))
         server.daemon_threads = True

@@ -40,7 +40,8 @@ def vega_runtime_text(vega_min_js: Path = VEGA_MIN_JS) -> str:
                                 "that package-lock.json pins)")
     vega = vega_min_js.read_text(encoding="utf-8")
     # define/module/exports are undefined inside: the UMD wrapper then always sets window.vega
-    return "(function (define, module, exports) {\n" + vega + "\n}).call(window);\n" + CHARTS_JS.read_text(encoding="utf-8")
+    own = CHARTS_JS.read_text(encoding="utf-8")
+    return "(function (define, module, exports) {\n" + vega + "\n}).call(window);\n" + own
 
 
 def _mathml(latex: str, display: str) -> str:
@@ -305,9 +306,10 @@ FONTAWESOME_JS = re.compile(r'<script defer src="[^"]*_static/scripts/fontawesom
 SEARCH_BUTTON_LABEL = re.compile(r'(<button class="[^"]*search-button__button[^"]*"[^>]*?) aria-label="Search"')
 TOGGLE_SUMMARY_LABEL = re.compile(r'<summary aria-label="Toggle hidden content">')
 CITATION_ROLE = re.compile(r'(<div class="citation" id="[^"]*") role="doc-biblioentry"')
-SEARCH_SCRIPTS = re.compile(r'\s*<script src="[^"]*(?:_static/searchtools\.js|_static/language_data\.js|searchindex\.js)'
-                            r'[^"]*"></script>')
-DESIGN_ASSETS = re.compile(r'\s*<link rel="stylesheet" type="text/css" href="[^"]*_static/sphinx-design\.min\.css[^"]*" />'
+SEARCH_SCRIPTS = re.compile(r'\s*<script src="[^"]*'
+                            r'(?:_static/searchtools\.js|_static/language_data\.js|searchindex\.js)[^"]*"></script>')
+DESIGN_ASSETS = re.compile(r'\s*<link rel="stylesheet" type="text/css" '
+                           r'href="[^"]*_static/sphinx-design\.min\.css[^"]*" />'
                            r'|\s*<script [^>]*src="[^"]*_static/design-tabs\.js[^"]*"></script>')
 SCRIPT_LINE = re.compile(r"^\s*<script[^>]*>.*</script>\s*$")
 

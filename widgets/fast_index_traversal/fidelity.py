@@ -148,17 +148,20 @@ def prose_rows() -> list[LedgerRow]:
     rows = []
     for run in ("select_1_row_per_key", "select_10_rows_per_key"):
         rows.append(identities.change_row(
-            CHAPTER, pub.cite(pub.RESULTS, run, "theoretical_getpage_change_pct"), "theoretical getpage cut per select (%)",
+            CHAPTER, pub.cite(pub.RESULTS, run, "theoretical_getpage_change_pct"),
+            "theoretical getpage cut per select (%)",
             f"{SELECTS[run]} row(s) per key: (index + table space getpages) without FTB -> with FTB",
             _cell(run, "theoretical_getpage_change_pct"),
             [_cell(run, "index_getpages_no_ftb_count"), _cell(run, "tablespace_getpages_no_ftb_count")],
             [_cell(run, "index_getpages_ftb_count"), _cell(run, "tablespace_getpages_ftb_count")]))
     rows.append(identities.repeat_row(
-        CHAPTER, pub.cite(pub.RESULTS, "select_results", "getpage_change_pct"), "largest getpage cut of the random selects (%)",
+        CHAPTER, pub.cite(pub.RESULTS, "select_results", "getpage_change_pct"),
+        "largest getpage cut of the random selects (%)",
         "'up to 59.4%': the largest of the three select results", _cell("select_results", "getpage_change_pct"),
         _cell("select_1_row_per_key", "getpage_change_pct")))
     for env, table, cpu in (("two_way", pub.T42, "total_db2_cpu_group_change_pct"),
-                            ("one_way", pub.T43, "total_db2_cpu_change_pct"), ("non_ds", pub.T44, "total_db2_cpu_change_pct")):
+                            ("one_way", pub.T43, "total_db2_cpu_change_pct"),
+                            ("non_ds", pub.T44, "total_db2_cpu_change_pct")):
         for prose, metric in (("getpage_change_pct", "getpage_per_commit_change_pct"), ("cpu_change_pct", cpu)):
             rows.append(identities.repeat_row(
                 CHAPTER, pub.cite(pub.S43, f"brokerage_v1_{env}", prose),
@@ -171,7 +174,8 @@ def prose_rows() -> list[LedgerRow]:
     rows.append(LedgerRow(
         chapter=CHAPTER, source=pub.cite(pub.S43, "brokerage_v1_storage", "ftb_storage_increase_per_member_gb"),
         quantity="FTB memory added per member (GB)",
-        condition="'about 1.5 GB' (half a unit: 0.05 GB): 1,900 MB - 427 MB FTB allocation, Db2 12 FL 510 -> Db2 13 FL 501, at 1,000 MB per GB",
+        condition="'about 1.5 GB' (half a unit: 0.05 GB): 1,900 MB - 427 MB FTB allocation, "
+                  "Db2 12 FL 510 -> Db2 13 FL 501, at 1,000 MB per GB",
         published=per_member["value"], model=(after["value"] - before["value"]) / 1000,
         tolerance=(0.05 + 0.001) / per_member["value"], role="identity",
         cell=per_member["key"]))

@@ -171,7 +171,7 @@ def heaps_calibration() -> dict:
     d = pub.datasets()
     n = d.loc[list(HEAPS_ROWS), "rows"].to_numpy()
     vocab = d.loc[list(HEAPS_ROWS), "vocabulary"].to_numpy()
-    k_raw, beta_raw = model.heaps_fit(n, vocab)
+    _, beta_raw = model.heaps_fit(n, vocab)
     beta = round(beta_raw, 3)
     k = model.heaps_k(n, vocab, beta)
     base = float(d.loc["view_4", "rows"])

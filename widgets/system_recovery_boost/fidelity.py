@@ -62,11 +62,13 @@ def identity_rows() -> list[LedgerRow]:
     q = pub.QUOTED
     rows.append(identities.sum_row(
         CHAPTER, pub.cite(q, "configuration", "active_ziips_during_boost_count"), "zIIPs working during the boost",
-        "2 assigned + 4 reserved zIIPs (test configuration)", _cell(q, "configuration", "active_ziips_during_boost_count"),
+        "2 assigned + 4 reserved zIIPs (test configuration)",
+        _cell(q, "configuration", "active_ziips_during_boost_count"),
         [_cell(q, "configuration", "ziips_count"), _cell(q, "configuration", "reserved_ziips_count")]))
     rows.append(identities.sum_row(
         CHAPTER, pub.cite(q, "backlog_boost", "active_ziips_during_boost_count"), "zIIPs working during the boost",
-        "backlog scenario: 2 zIIPs without the boost + 4 reserved", _cell(q, "backlog_boost", "active_ziips_during_boost_count"),
+        "backlog scenario: 2 zIIPs without the boost + 4 reserved",
+        _cell(q, "backlog_boost", "active_ziips_during_boost_count"),
         [_cell(q, "backlog_no_boost", "ziips_count"), _cell(q, "configuration", "reserved_ziips_count")]))
     rows.append(identities.repeat_row(
         CHAPTER, pub.cite(q, "setup_messages", "transient_ziip_cores_count"), "transient zIIP cores (IEA675I message)",
@@ -88,7 +90,8 @@ def hypothesis_rows() -> list[LedgerRow]:
                               "not the zIIPs, are what the boost multiplied",
     }
     return [LedgerRow(
-        chapter=CHAPTER, source=pub.cite(pub.UNPLANNED, "boost", FLR), quantity="forward log recovery with the boost (s)",
+        chapter=CHAPTER, source=pub.cite(pub.UNPLANNED, "boost", FLR),
+        quantity="forward log recovery with the boost (s)",
         condition=f"unplanned outage; fully parallel, {name}: no-boost time x before / after",
         published=float(measured), model=fully_parallel_prediction(name), tolerance=0.005 / float(measured),
         role="predicted", miss=reasons[name], cell=(pub.STUDY, pub.UNPLANNED, "boost", FLR)) for name in HYPOTHESES]

@@ -18,15 +18,6 @@ from .calibration import calibrated_path, log_share, read_calibration
 CHAPTER = "zHyperLink"
 
 
-def option_tolerance() -> float:
-    """Relative tolerance from the printed rounding of the three options (0.05 points each)."""
-    a = -pub.value("option_database", "elapsed_change_pct") / 100
-    b = -pub.value("option_activelog", "elapsed_change_pct") / 100
-    enable = -pub.value("option_enable", "elapsed_change_pct") / 100
-    spread = 0.0005 * (1 - b) + 0.0005 * (1 - a) + 0.0005
-    return spread / enable
-
-
 def run_to_run_noise() -> float:
     """Relative run-to-run difference of a repeated Redbook measurement (a fraction).
 
@@ -135,8 +126,10 @@ def log_rows() -> list[LedgerRow]:
     return [
         LedgerRow(chapter=CHAPTER, source=pub.cite(pub.RESULTS, "log_write", "latency_change_pct"),
                   quantity="transaction latency reduction (%)",
-                  condition=f"one-way data sharing, log wait -54%; log share {share:.0%} = 24/54: exact by construction",
-                  published=-one_way["value"], model=100 * float(model.commit_latency_reduction(share, _cut("log_write", "log_wait_change_pct"))),
+                  condition=f"one-way data sharing, log wait -54%; log share {share:.0%} = 24/54: "
+                            "exact by construction",
+                  published=-one_way["value"],
+                  model=100 * float(model.commit_latency_reduction(share, _cut("log_write", "log_wait_change_pct"))),
                   tolerance=0.001, role="fitted", cell=one_way["key"]),
         LedgerRow(chapter=CHAPTER, source=pub.cite(pub.RESULTS, "log_write_index_split", "latency_change_pct"),
                   quantity="transaction latency reduction (%)",
@@ -189,6 +182,7 @@ def misses() -> list[dict]:
     enable = -pub.value("option_enable", "elapsed_change_pct")
     return [
         {"quantity": "ENABLE, product rule 1 - (1 - a)(1 - b) (the wrong mechanism, inside the noise)",
-         "published": enable, "model": round(100 * float(model.combined_reduction(a / 100, b / 100, multiplicative=True)), 2),
+         "published": enable,
+         "model": round(100 * float(model.combined_reduction(a / 100, b / 100, multiplicative=True)), 2),
          "error": f"{float(model.combined_reduction(a / 100, b / 100, multiplicative=True)) * 100 / enable - 1:+.1%}"},
     ]
