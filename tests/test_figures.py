@@ -57,7 +57,7 @@ def test_published_points_name_their_source(fig):
 
 def test_a_model_that_returns_nan_is_refused():
     bad = Figure("test", "nan", "t", Axis("x", "x"), Axis("y", "y"), np.linspace(1, 2, 5),
-                 lambda x, a: {"y": x * np.nan}, (Param("a", "a", "", 0, 1, 0.5, 0.1, 0.5),))
+                 lambda x, s: {"y": x * np.nan}, (Param("a", "a", "", 0, 1, 0.5, 0.1, 0.5),), scenario=dict)
     with pytest.raises(ValueError, match="non-finite"):
         grid_table(bad)
 
@@ -118,7 +118,7 @@ def test_live_sliders_open_at_the_calibrated_defaults():
 
 def test_series_names_that_vega_would_misread_are_refused():
     bad = Figure("test", "dots", "t", Axis("x", "x"), Axis("y", "y"), np.linspace(1, 2, 5),
-                 lambda x, a: {"7.5 reads": x}, (Param("a", "a", "", 0, 1, 0.5, 0.1, 0.5),))
+                 lambda x, s: {"7.5 reads": x}, (Param("a", "a", "", 0, 1, 0.5, 0.1, 0.5),), scenario=dict)
     with pytest.raises(ValueError, match="rename them"):
         grid_table(bad)
 

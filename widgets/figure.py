@@ -16,6 +16,7 @@ when asked; declaring a figure registers nothing.
 """
 from __future__ import annotations
 
+import importlib
 import itertools
 import math
 import re
@@ -151,9 +152,11 @@ class Axis:
 class Figure:
     """One figure of a chapter: a model, its sliders and its published points.
 
-    ``curves(x, **params)`` returns ``{series name: y values over x}``; it must be pure and
-    vectorised over ``x``. ``published`` has the columns ``x``, ``y``, ``series``, ``source``
-    (document, table, line) and ``condition`` (what was measured).
+    ``curves(x, scenario)`` returns ``{series name: y values over x}``; it must be pure and
+    vectorised over ``x``. ``scenario`` is what the study's ``calibration.scenario(values)`` makes of the
+    sliders' values (a ``calibration.Scenario``): :meth:`evaluate` calls it, so a curve never maps slider
+    values to model inputs itself (a figure outside a study passes its own ``scenario=``). ``published`` has
+    the columns ``x``, ``y``, ``series``, ``source`` (document, table, line) and ``condition`` (what was measured).
     """
 
     study: str
@@ -172,6 +175,7 @@ class Figure:
     marks: pd.DataFrame | None = None  # vertical rules at quoted times: columns x, label, source
     kind: str = "line"  # "line", or "bar" (stacked bars over categories x_labels)
     x_labels: tuple[str, ...] = ()  # category names of a bar figure, indexed by x_values
+    scenario: Callable[[Mapping[str, float]], object] | None = None  # default: the study's calibration.scenario
 
     def __post_init__(self):
         if len(self.params) > 2:
@@ -192,10 +196,16 @@ class Figure:
     def defaults(self) -> dict[str, float]:
         return {p.name: p.default for p in self.all_params}
 
+    def scenario_at(self, **values: float):
+        """The study's scenario at a parameter setting (missing ones take their defaults)."""
+        scenario = self.scenario
+        if scenario is None:
+            scenario = importlib.import_module(f"widgets.{self.study}.calibration").scenario
+        return scenario({**self.defaults(), **values})
+
     def evaluate(self, **values: float) -> dict[str, np.ndarray]:
         """The model's curves at a parameter setting (missing ones take their defaults)."""
-        settings = {**self.defaults(), **values}
-        out = self.curves(np.asarray(self.x_values, dtype=float), **settings)
+        out = self.curves(np.asarray(self.x_values, dtype=float), self.scenario_at(**values))
         return {k: np.asarray(v, dtype=float) for k, v in out.items()}
 
 
