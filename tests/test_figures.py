@@ -130,13 +130,6 @@ def test_a_param_named_like_a_vega_builtin_signal_is_refused(name):
         Param(name, "a", "", 0, 1, 0.5, 0.1, 0.5)
 
 
-def test_no_declared_slider_shadows_a_vega_builtin_signal():
-    from widgets.figure import VEGA_RESERVED_NAMES
-
-    names = {p.name for fig in ALL_FIGURES for p in fig.all_params}
-    assert names and not names & VEGA_RESERVED_NAMES
-
-
 @pytest.mark.parametrize("fig", ALL_FIGURES, ids=lambda f: f.key)
 def test_static_sliders_sit_on_round_values_and_the_calibrated_default(fig):
     """The page's slider snaps to first + k x step: its grid is exactly those positions, and the page
