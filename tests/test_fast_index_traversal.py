@@ -94,4 +94,4 @@ def test_dashboard_has_tabs_and_the_form():
     from widgets.explorer import Explorer
 
     assert any(isinstance(c, EligibilityForm) for c in d.children)
-    assert isinstance(d.children[0], Explorer) and d.children[0].tabs is not None
+    assert isinstance(d, Explorer) and d.tabs is not None

@@ -296,10 +296,12 @@ def test_explorer_recomputes_and_reads_out():
 
 def test_dashboard_has_the_figures_in_tabs_and_both_tools():
     d = dashboard()
-    assert isinstance(d.explorer, Explorer) and d.explorer.tabs is not None
-    assert d.explorer.charts[0].value.startswith("<svg") and not d.explorer.charts[-1].value  # the open tab only
-    assert "db2book-readout" in d.explorer.info.value
-    assert "<table" in d.query.result.value and "<table" in d.planner.result.value
+    assert isinstance(d, Explorer) and d.tabs is not None
+    assert d.charts[0].value.startswith("<svg") and not d.charts[-1].value  # the open tab only
+    assert "db2book-readout" in d.info.value
+    query, planner = d.children[-1].children  # the tools, after the charts
+    assert isinstance(query, QueryBox) and isinstance(planner, Planner)
+    assert "<table" in query.result.value and "<table" in planner.result.value
 
 
 def test_query_box_shows_the_out_of_vocabulary_message_not_a_traceback():

@@ -171,6 +171,17 @@ def test_every_study_follows_the_scenario_contract(s):
             assert fig.scenario_at(**{p.name: moved}) != at_defaults, f"{fig.key}: {p.name} is read by no one"
 
 
+@pytest.mark.parametrize("s", STUDIES, ids=lambda s: s.slug)
+def test_every_studys_explorer_and_dashboard_are_explorers(s):
+    """``explorer(*names)`` and ``dashboard()`` of every study give a :class:`widgets.explorer.Explorer` (a
+    study's own tools go inside it, after the charts), as their signatures say."""
+    import inspect
+
+    module = s.module("explorer")
+    for name in ("explorer", "dashboard"):
+        assert inspect.signature(getattr(module, name)).return_annotation == "Explorer", f"{s.slug}.{name}"
+
+
 def test_scenario_replaces_named_fields_and_refuses_unknown_ones():
     from dataclasses import dataclass
 

@@ -73,7 +73,8 @@ def explorer(*names: str) -> Explorer:
     return study_explorer(STUDY, names)
 
 
-def dashboard() -> w.VBox:
+def dashboard() -> Explorer:
     """Every figure in tabs and the eligibility form, for a classroom projector (Voila)."""
-    return w.VBox([study_dashboard(STUDY), w.HTML("<h3>Is this index FTB-eligible?</h3>"),
-                   EligibilityForm()])
+    ex = study_dashboard(STUDY)
+    ex.children = (*ex.children, w.HTML("<h3>Is this index FTB-eligible?</h3>"), EligibilityForm())
+    return ex

@@ -132,6 +132,8 @@ def explorer(*names: str) -> Explorer:
     return study_explorer(STUDY, names)
 
 
-def dashboard() -> w.VBox:
+def dashboard() -> Explorer:
     """Every figure in tabs, then the Buffer Pool Tool, for a classroom (Voila)."""
-    return w.VBox([study_dashboard(STUDY), BufferPoolTool()])
+    ex = study_dashboard(STUDY)
+    ex.children = (*ex.children, BufferPoolTool())
+    return ex
