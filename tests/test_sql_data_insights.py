@@ -299,7 +299,7 @@ def test_dashboard_has_the_figures_in_tabs_and_both_tools():
     assert isinstance(d, Explorer) and d.tabs is not None
     assert d.charts[0].value.startswith("<svg") and not d.charts[-1].value  # the open tab only
     assert "db2book-readout" in d.info.value
-    query, planner = d.children[-1].children  # the tools, after the charts
+    query, planner = d.children[-1].children[0].children  # the tools, after the charts
     assert isinstance(query, QueryBox) and isinstance(planner, Planner)
     assert "<table" in query.result.value and "<table" in planner.result.value
 

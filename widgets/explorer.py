@@ -178,6 +178,14 @@ class Explorer(w.VBox):
         self.add_class("db2book-explorer")
         self.update()
 
+    def add_tools(self, *tools: w.Widget) -> Explorer:
+        """A study's own tools (a form, a simulator), shown after the charts and their readout, in a box of
+        class ``db2book-tools`` (their controls are not the figures' sliders). Returns the explorer."""
+        box = w.VBox(list(tools), layout=shared(w.Layout))
+        box.add_class("db2book-tools")
+        self.children = (*self.children, box)
+        return self
+
     def _row(self, name: str) -> w.HBox:
         """The slider of parameter ``name`` and the box a value can be typed into, made on first use."""
         if name not in self._rows:

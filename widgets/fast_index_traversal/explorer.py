@@ -75,6 +75,4 @@ def explorer(*names: str) -> Explorer:
 
 def dashboard() -> Explorer:
     """Every figure in tabs and the eligibility form, for a classroom projector (Voila)."""
-    ex = study_dashboard(STUDY)
-    ex.children = (*ex.children, w.HTML("<h3>Is this index FTB-eligible?</h3>"), EligibilityForm())
-    return ex
+    return study_dashboard(STUDY).add_tools(w.HTML("<h3>Is this index FTB-eligible?</h3>"), EligibilityForm())

@@ -134,6 +134,4 @@ def explorer(*names: str) -> Explorer:
 
 def dashboard() -> Explorer:
     """Every figure in tabs, then the Buffer Pool Tool, for a classroom (Voila)."""
-    ex = study_dashboard(STUDY)
-    ex.children = (*ex.children, BufferPoolTool())
-    return ex
+    return study_dashboard(STUDY).add_tools(BufferPoolTool())

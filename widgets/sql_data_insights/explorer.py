@@ -134,7 +134,5 @@ class Planner(w.VBox):
 
 def dashboard() -> Explorer:
     """Every figure of the chapter in tabs, then the miniature's query box and the planner (Voila)."""
-    ex = study_dashboard(STUDY, readout=_readout)
     tools = w.Tab(children=[QueryBox(), Planner()], titles=["Ask the miniature", "Plan a training run"])
-    ex.children = (*ex.children, tools)
-    return ex
+    return study_dashboard(STUDY, readout=_readout).add_tools(tools)
