@@ -10,7 +10,7 @@ VOILA_IP ?= 127.0.0.1
 export JUPYTER_CONFIG_DIR := $(CURDIR)/dashboards/jupyter-config
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: venv node book book-fast serve voila test test-fast bench chromium lock clean classroom
+.PHONY: venv node book book-fast serve voila test test-fast lint bench chromium lock clean classroom
 
 ## venv: create .venv (when absent) and install the pinned runtime, test and classroom dependencies
 venv: $(STAMP)
@@ -63,8 +63,14 @@ chromium:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
-## test: build the book strictly, then every test (models, data, notebooks, browser, Voila)
-test: book chromium node
+## lint: ruff over the whole tree (rules in pyproject.toml) and the dead-code check (tools/deadcode.py,
+## vulture with the short allow-list tools/vulture_allow.py)
+lint: venv
+	$(BIN)/python -m ruff check .
+	$(BIN)/python -m tools.deadcode
+
+## test: lint, build the book strictly, then every test (models, data, notebooks, browser, Voila)
+test: lint book chromium node
 	$(BIN)/python -m pytest -q
 
 ## test-fast: the tests that need no built site, browser or server

@@ -39,8 +39,8 @@ KB = 1000  # decimal units throughout: 1 KB = 1000 bytes, 1 MB = 1000 KB
 
 #: The book's pages (the table of contents, _toc.yml), as paths under _build/html without .html.
 CHAPTER_PAGES = tuple(f"chapters/{s.slug}" for s in STUDIES)  # in book order
-PAGES = ("book/intro", "book/how_to_use", "book/glossary", *CHAPTER_PAGES, "book/zedc", "book/fidelity", "book/teachers_guide",
-         "book/references")
+PAGES = ("book/intro", "book/how_to_use", "book/glossary", *CHAPTER_PAGES, "book/zedc", "book/fidelity",
+         "book/teachers_guide", "book/references")
 CHAPTER = "chapters/large_memory"  # the static-slider latency is measured here
 CHAPTER_WARM_GOAL_KB = 1500
 CHAPTER_COLD_GOAL_KB = 1500  # a chapter's first load with an empty cache (issue 11)
@@ -786,12 +786,13 @@ def bench_model(rows: Rows) -> None:
         lbp = np.geomspace(8, 1024, 30)
         gbp = np.full_like(lbp, 64.0)
         rows.measured("model: sync_reads_per_ds_data_sharing (30 sizes), median of 200",
-                      _median(_time_calls(lambda: model.sync_reads_per_ds_data_sharing(lbp, gbp, CAL.workload, CAL.group),
-                                          200, 5)), "ms", "<= 5 ms")
+                      _median(_time_calls(
+                          lambda: model.sync_reads_per_ds_data_sharing(lbp, gbp, CAL.workload, CAL.group), 200, 5)),
+                      "ms", "<= 5 ms")
     except Exception as exc:  # noqa: BLE001
         rows.failed("model: sync_reads_per_ds_data_sharing (30 sizes), median of 200", "ms", "<= 5 ms", exc)
     try:
-        from widgets.explorer import render_svg
+        from widgets.live import render_svg
         from widgets.large_memory import figures as F
         rows.measured("live chart redraw in the kernel: render_svg(SYNC_READS), median of 20",
                       _median(_time_calls(lambda: render_svg(F.SYNC_READS), 20, 2)), "ms")

@@ -9,9 +9,9 @@ import sys
 import pytest
 
 from tools.site import ROOT, free_port
-from widgets import explorer
+from widgets import engine, live
 from widgets.figure import chart_at
-from widgets.svgserver import SERVER_ENV, render_remote
+from widgets.engine import SERVER_ENV, render_remote
 import widgets.large_memory.figures as F
 
 
@@ -51,11 +51,11 @@ def test_the_service_names_a_bad_spec(svg_service):
 
 def test_the_explorer_draws_through_the_service_and_without_it(svg_service, monkeypatch):
     spec = _spec(2)
-    monkeypatch.delenv(explorer.SVG_CACHE_ENV, raising=False)
+    monkeypatch.delenv(engine.SVG_CACHE_ENV, raising=False)
     monkeypatch.setenv(SERVER_ENV, svg_service)
-    through = explorer.draw_svg(spec)
+    through = engine.draw_svg(spec)
     monkeypatch.setenv(SERVER_ENV, f"http://127.0.0.1:{free_port()}/")  # nothing listens: drawn in this process
-    here = explorer.draw_svg(spec)
+    here = engine.draw_svg(spec)
     assert through == here and through.lstrip().startswith("<svg")
 
 
@@ -86,27 +86,24 @@ def test_a_dashboard_kernel_skips_the_iri_parser_and_still_validates_charts():
 def test_the_service_compiles_and_draws_vega_as_the_kernel_would(svg_service):
     import vl_convert
 
-    from widgets import live
-    from widgets.svgserver import compile_remote
+    from widgets.engine import compile_remote, vega_lite_version
 
     spec = _spec(1)
     vega = compile_remote(spec, svg_service)
-    assert vega == vl_convert.vegalite_to_vega(spec, vl_version=live.vega_lite_version())
+    assert vega == vl_convert.vegalite_to_vega(spec, vl_version=vega_lite_version(spec))
     assert vega["$schema"].startswith("https://vega.github.io/schema/vega/")
     assert render_remote(vega, svg_service) == vl_convert.vega_to_svg(vega)
 
 
 def test_the_live_chart_is_the_same_through_the_service_and_without_it(svg_service, monkeypatch):
-    from widgets import live
-
-    monkeypatch.delenv(explorer.SVG_CACHE_ENV, raising=False)
+    monkeypatch.delenv(engine.SVG_CACHE_ENV, raising=False)
     fig = F.SYNC_READS
     p = fig.params[0]
     setting = {p.name: p.default + 2 * p.step if p.default + 2 * p.step <= p.max else p.default - 2 * p.step}
     monkeypatch.setattr(live, "_COMPILED", {})
     monkeypatch.setenv(SERVER_ENV, svg_service)
-    through = explorer.render_svg(fig, **setting)
+    through = live.render_svg(fig, **setting)
     monkeypatch.setattr(live, "_COMPILED", {})
     monkeypatch.delenv(SERVER_ENV)
-    here = explorer.render_svg(fig, **setting)
+    here = live.render_svg(fig, **setting)
     assert through == here and through.startswith('<svg role="img" aria-label="')

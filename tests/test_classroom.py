@@ -11,7 +11,6 @@ import csv
 import datetime as dt
 import json
 import os
-import shutil
 from pathlib import Path
 
 import nbformat

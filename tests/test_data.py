@@ -187,7 +187,7 @@ def test_missing_column_is_named(scratch):
 
 def test_missing_provenance_is_refused(scratch):
     src = scratch / STUDY / "sources.csv"
-    src.write_text("\n".join(l for l in src.read_text().splitlines() if not l.startswith("t23_")) + "\n")
+    src.write_text("\n".join(line for line in src.read_text().splitlines() if not line.startswith("t23_")) + "\n")
     with pytest.raises(DataError, match="no provenance entry"):
         load_long(STUDY, "t23_z13_results.csv", root=str(scratch))
 
@@ -202,7 +202,8 @@ def test_flag_without_reason_is_refused(scratch):
     path = scratch / STUDY / "t04_isolated_results.csv"
     _edit(path, "S30801B1,users,count,10560,10560,", "S30801B1,users,count,10560,10560,")
     text = path.read_text().splitlines()
-    text = [l if not l.startswith("S30801B1,users,") else l.rsplit(",", 2)[0] + ",contradiction," for l in text]
+    text = [line if not line.startswith("S30801B1,users,") else line.rsplit(",", 2)[0] + ",contradiction,"
+            for line in text]
     path.write_text("\n".join(text) + "\n")
     with pytest.raises(DataError, match="flagged cell must say why"):
         load_long(STUDY, "t04_isolated_results.csv", root=str(scratch))

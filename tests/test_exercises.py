@@ -9,7 +9,8 @@ from widgets.studies import SLUGS
 
 def test_same_seed_same_problem():
     assert exercises.problem(11) == exercises.problem(11)
-    assert exercises.problem(11).text != exercises.problem(12).text or exercises.problem(11).kind != exercises.problem(12).kind
+    a, b = exercises.problem(11), exercises.problem(12)
+    assert a.text != b.text or a.kind != b.kind
 
 
 @pytest.mark.parametrize("kind", exercises.KINDS)

@@ -73,7 +73,8 @@ def test_ftb_decision_follows_the_stated_rule():
         if f["members"] > 1:
             assert f"{f['splits_per_s']:g} page splits a second" in p.text
         seen.add((eligible, enable, f["members"] > 1))
-    # every branch of the rule is exercised: ineligible, eligible but split too often, and worth it with and without data sharing
+    # every branch of the rule is exercised: ineligible, eligible but split too often, and worth it with and
+    # without data sharing
     assert {(False, False, True), (True, False, True), (True, True, True), (True, True, False)} <= seen
 
 
@@ -92,7 +93,6 @@ def test_zhyperlink_decision_follows_the_stated_rule():
         n, hits = f["sync_reads"], f["qwacawcd"]
         share = 100 * hits / n
         assert not 75 <= share < 80, "the generator must stay out of the Redbook's own 75-80% band"
-        t_hit = 1000 * f["qwacawtd_ms"] / hits
         t_miss = 1000 * (f["class3_sync_ms"] - f["qwacawtd_ms"]) / (n - hits)
         other = 1000 * f["class2_elapsed_ms"] - 1000 * f["class3_sync_ms"]
         h = hits / n

@@ -93,5 +93,5 @@ def test_dashboard_has_tabs_and_the_form():
     d = dashboard()
     from widgets.explorer import Explorer
 
-    assert any(isinstance(c, EligibilityForm) for c in d.children)
-    assert isinstance(d.children[0], Explorer) and d.children[0].tabs is not None
+    assert any(isinstance(c, EligibilityForm) for c in d.children[-1].children)  # the tools, after the charts
+    assert isinstance(d, Explorer) and d.tabs is not None

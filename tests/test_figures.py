@@ -57,7 +57,7 @@ def test_published_points_name_their_source(fig):
 
 def test_a_model_that_returns_nan_is_refused():
     bad = Figure("test", "nan", "t", Axis("x", "x"), Axis("y", "y"), np.linspace(1, 2, 5),
-                 lambda x, a: {"y": x * np.nan}, (Param("a", "a", "", 0, 1, 0.5, 0.1, 0.5),))
+                 lambda x, s: {"y": x * np.nan}, (Param("a", "a", "", 0, 1, 0.5, 0.1, 0.5),), scenario=dict)
     with pytest.raises(ValueError, match="non-finite"):
         grid_table(bad)
 
@@ -118,7 +118,7 @@ def test_live_sliders_open_at_the_calibrated_defaults():
 
 def test_series_names_that_vega_would_misread_are_refused():
     bad = Figure("test", "dots", "t", Axis("x", "x"), Axis("y", "y"), np.linspace(1, 2, 5),
-                 lambda x, a: {"7.5 reads": x}, (Param("a", "a", "", 0, 1, 0.5, 0.1, 0.5),))
+                 lambda x, s: {"7.5 reads": x}, (Param("a", "a", "", 0, 1, 0.5, 0.1, 0.5),), scenario=dict)
     with pytest.raises(ValueError, match="rename them"):
         grid_table(bad)
 
@@ -128,13 +128,6 @@ def test_a_param_named_like_a_vega_builtin_signal_is_refused(name):
     # a slider param named `background` set the chart's background colour: the chart went black
     with pytest.raises(ValueError, match=f"Param name '{name}' shadows a Vega built-in signal"):
         Param(name, "a", "", 0, 1, 0.5, 0.1, 0.5)
-
-
-def test_no_declared_slider_shadows_a_vega_builtin_signal():
-    from widgets.figure import VEGA_RESERVED_NAMES
-
-    names = {p.name for fig in ALL_FIGURES for p in fig.all_params}
-    assert names and not names & VEGA_RESERVED_NAMES
 
 
 @pytest.mark.parametrize("fig", ALL_FIGURES, ids=lambda f: f.key)

@@ -165,7 +165,8 @@ def test_five_students_log_in_pull_the_book_and_run_a_chapter(tmp_path):
                    cmdline(p)]
         print(f"\n{len(STUDENTS)} servers ready in {ready_s:.0f} s (loaded machine); server RSS "
               f"{memory[0]:.0f}-{memory[-1]:.0f} MB; the chapter's kernel {sum(map(rss_mb, kernels)):.0f} MB; "
-              f"hub {rss_mb(proc.pid):.0f} MB; all told {sum(map(rss_mb, set(descendants(proc.pid)) | {proc.pid})):.0f} MB")
+              f"hub {rss_mb(proc.pid):.0f} MB; "
+              f"all told {sum(map(rss_mb, set(descendants(proc.pid)) | {proc.pid})):.0f} MB")
         for user in STUDENTS:
             hub.api("DELETE", f"/user/{user}/api/kernels/{kernel['id']}") if user == STUDENTS[0] else None
             hub.api("DELETE", f"/hub/api/users/{user}/server")

@@ -9,7 +9,8 @@ import vl_convert
 
 from widgets import live
 from widgets.figure import chart_at
-from widgets.render import vega_lite_version
+from widgets.engine import vega_lite_version
+from widgets.render import clip_bars
 from widgets.studies import STUDIES, study
 
 FIGURES = [fig for s in STUDIES for fig in study(s.slug).figures().values()]
@@ -24,10 +25,10 @@ def _moved(fig) -> dict[str, float]:
 def _fresh(fig, values: dict) -> dict:
     """The Vega spec compiled from scratch at ``values``, as the live path draws it (``live.for_drawing``),
     with the model's data set under the name the compiled figure gives it."""
-    spec = chart_at(fig, **values).to_dict()
+    spec = clip_bars(chart_at(fig, **values).to_dict())  # the live chart's bars are clipped as the page's
     model = next(layer for layer in spec["layer"] if layer.get("name") == "model")
     name = (model.get("data") or spec["data"])["name"]
-    vega = live.for_drawing(vl_convert.vegalite_to_vega(spec, vl_version=vega_lite_version()))
+    vega = live.for_drawing(vl_convert.vegalite_to_vega(spec, vl_version=vega_lite_version(spec)))
     at_defaults = live.compiled(fig).vega["data"][live.compiled(fig).model_data]["name"]
     return json.loads(json.dumps(vega).replace(json.dumps(name), json.dumps(at_defaults)))
 
@@ -61,12 +62,11 @@ def test_a_setting_never_changes_the_compiled_figure():
 
 
 def test_the_title_is_text_above_the_chart_and_the_svg_has_a_name():
-    from widgets.explorer import render_svg
+    from widgets.live import render_svg
 
     fig = FIGURES[0]
-    from widgets.explorer import spec_svg
 
-    heading = live.heading_html(fig, spec_svg)
+    heading = live.heading_html(fig)
     assert live.compiled(fig).title and live.compiled(fig).title.replace("'", "&#x27;") in heading
     # the key is drawn, named by the entries it shows, and the chart itself has no legend
     assert '<svg role="img" aria-label="Key: model' in heading

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from tools.chartspecs import chart_specs
 from widgets.data import printed_table
 from widgets.figure import static_chart
 from widgets.render import compact_data, describe, embed_html
@@ -18,6 +19,8 @@ from widgets.zhyperlink import figures as ZHL
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "book" / "_ext"))
 import offline_assets  # noqa: E402
+import page_fixes  # noqa: E402
+import theme_weight  # noqa: E402
 
 
 def _cells(markup: str) -> list[str]:
@@ -66,7 +69,7 @@ def test_a_chart_fits_its_container_and_carries_a_text_alternative_and_its_data(
     spec = static_chart(ZHL.CPU).to_dict()
     markup = embed_html(spec)
     payload = markup.split("window.db2bookEmbed(", 1)[1]
-    vega = json.loads(re.match(r'"[^"]+", (.*)\);</script>', payload).group(1))
+    vega = chart_specs(markup)[0]
     # compiled to Vega at build time: the page needs no Vega-Lite compiler
     assert vega["$schema"].endswith("/vega/v6.json") and "vega-lite" not in payload
     width = next(sig for sig in vega["signals"] if sig["name"] == "width")
@@ -148,29 +151,31 @@ def test_pages_are_mended_for_console_and_screen_readers():
             '<summary aria-label="Toggle hidden content"><p>Show code cell source</p></summary>'
             '<div role="list" class="citation-list"><div class="citation" id="id2" role="doc-biblioentry">'
             "</div></div></body>")
-    fixed = offline_assets.fix_page(head)
+    fixed = page_fixes.fix_page(head)
     assert fixed.count("THEBE_JS_URL") == 1 and fixed.count('src="a.js"') == 1
     assert 'aria-label="Search"' not in fixed and 'aria-label="Toggle hidden content"' not in fixed
     assert '<div class="citation" id="id2" role="listitem">' in fixed
-    assert offline_assets.fix_page("<pre>x</pre>") == '<pre tabindex="0">x</pre>'
+    assert page_fixes.fix_page("<pre>x</pre>") == '<pre tabindex="0">x</pre>'
 
 
 def test_pages_leave_out_what_they_do_not_use():
     head = ('<head>\n    <link rel="stylesheet" type="text/css" href="../_static/sphinx-design.min.css?v=6a604523" />\n'
-            '    <script data-sd-tabs-storage-prefix="sphinx-design-tab-id-" src="../_static/design-tabs.js?v=1"></script>\n'
-            '    <script src="../_static/searchtools.js"></script>\n    <script src="../_static/language_data.js"></script>\n'
+            '    <script data-sd-tabs-storage-prefix="sphinx-design-tab-id-" '
+            'src="../_static/design-tabs.js?v=1"></script>\n'
+            '    <script src="../_static/searchtools.js"></script>\n'
+            '    <script src="../_static/language_data.js"></script>\n'
             '    <script src="../searchindex.js"></script>\n</head><body><p>text</p></body>')
-    fixed = offline_assets.fix_page(head)
+    fixed = page_fixes.fix_page(head)
     assert "searchindex" not in fixed and "searchtools" not in fixed and "sphinx-design" not in fixed
-    assert "searchindex.js" in offline_assets.fix_page(head, is_search_page=True)  # the search page needs it
+    assert "searchindex.js" in page_fixes.fix_page(head, is_search_page=True)  # the search page needs it
     with_tabs = head.replace("<p>text</p>", '<div class="sd-tab-set">tabs</div>')
-    assert "sphinx-design.min.css" in offline_assets.fix_page(with_tabs)
+    assert "sphinx-design.min.css" in page_fixes.fix_page(with_tabs)
 
 
 def test_only_the_icons_the_book_names_stay_in_the_stylesheet():
     css = ('.fa-github:before{content:"\\f09b"}.fa-rocket:before{content:"\\f135"}'
            '.fa-arrow-up:before,.fa-up:before{content:"\\f062"}.bd-x{color:red}')
-    pruned, codepoints = offline_assets.prune_icon_css(css, {"fa-github", "fa-up", "fa-solid"})
+    pruned, codepoints = theme_weight.prune_icon_css(css, {"fa-github", "fa-up", "fa-solid"})
     assert pruned == '.fa-github:before{content:"\\f09b"}.fa-up:before{content:"\\f062"}.bd-x{color:red}'
     assert codepoints == {0xF09B, 0xF062}
 
@@ -179,7 +184,7 @@ def test_the_theme_stylesheet_keeps_every_rule_that_can_match():
     css = ('/*! Bootstrap, MIT licence */:root{--x:1}.carousel-item{display:none}.navbar,.carousel{color:red}'
            ':is(.navbar, .toast) a{margin:0}@media (min-width:960px){.toast{top:0}.bd-sidebar{width:20%}}'
            '.bs-tooltip-top{inset:0}a[href^=".pdf"]{color:blue}')
-    out = offline_assets.purge_css(css, {"navbar", "bd-sidebar", "bs-tooltip-"})
+    out = theme_weight.purge_css(css, {"navbar", "bd-sidebar", "bs-tooltip-"})
     assert out.startswith("/*! Bootstrap, MIT licence */")
     assert ":root{--x:1}" in out and ".navbar{color:red}" in out and "carousel" not in out
     assert ":is(.navbar, .toast) a{margin:0}" in out  # may match through .navbar
@@ -268,8 +273,7 @@ def test_the_ledger_shows_the_model_at_the_published_precision_and_each_miss_onc
 
 def test_a_charts_grid_goes_to_the_page_as_numbers_not_quoted_text():
     spec = static_chart(ZHL.CPU).to_dict()
-    vega = json.loads(re.match(r'"[^"]+", (.*)\);</script>', embed_html(spec).split("window.db2bookEmbed(", 1)[1])
-                      .group(1))
+    vega = chart_specs(embed_html(spec))[0]
     columns = next(sig["value"] for sig in vega["signals"] if sig["name"] == "db2book_table_0")
     values = [v for col in columns for v in col.get("u", col.get("v", []))]
     numeric = [v for v in values if isinstance(v, (int, float))]
@@ -285,14 +289,15 @@ def test_the_extensions_stylesheets_lose_the_rules_no_page_can_use(tmp_path):
         (static / name).write_text(css)
     (static / "styles" / "sphinx-book-theme.css").write_text(css)
     (tmp_path / "page.html").write_text('<div class="cell_output">x</div>')
-    offline_assets._purge_theme_css(tmp_path)
+    theme_weight.purge_theme_css(tmp_path)
     for name in ("mystnb.abc.css", "basic.css", "styles/sphinx-book-theme.css"):
         assert (static / name).read_text() == ".cell_output{margin:0}", name
     assert (static / "db2book.css").read_text() == css  # the book's own rules stay whole
 
 
 def test_every_page_carries_the_fix_for_links_in_a_solutions_title():
-    assert "admonition-title" in offline_assets.BOOK_JS and "stopPropagation" in offline_assets.BOOK_JS
+    script = offline_assets.page_script()
+    assert "admonition-title" in script and "stopPropagation" in script and "//" not in script
 
 
 BOOK = Path(__file__).resolve().parent.parent / "book"

@@ -141,7 +141,6 @@ def test_scenario_is_the_one_map_and_refuses_unknown_names():
     with pytest.raises(ValueError, match="no field named 'sigmaa'; the fields are .*kappa_e4"):
         cal.scenario({"sigmaa": 0.03})
     assert set(cal.defaults()) == {f.name for f in dataclasses.fields(cal.Sliders)}  # one list of slider names
-    assert cal.scenario({"x": 1.0}, passthrough=("x",)) == cal.scenario({})  # a declared name passes, unused
     with pytest.raises(ValueError, match="sigma"):
         cal.scenario({"sigma": 2.0})
     with pytest.raises(ValueError, match="cf_capacity"):
@@ -152,12 +151,12 @@ def test_scenario_is_the_one_map_and_refuses_unknown_names():
 
 
 def test_the_readout_declares_what_passes_through():
-    """The readout hands every slider value to scenario(): a name that is no scenario input and not
-    declared in OTHER_SLIDERS is an error, never silently dropped."""
+    """The readout hands every slider value to scenario(): a name that is no scenario input is an error,
+    never silently dropped."""
     from widgets.sap_banking import explorer, figures
 
     sliders = {p.name for fig in figures.ALL for p in fig.all_params}
-    assert sliders <= set(cal.defaults()) | set(cal.OTHER_SLIDERS)
+    assert sliders <= set(cal.defaults())
     text = explorer._readout({name: cal.defaults()[name] for name in sliders})
     assert "processors" in text and "nan" not in text.lower()
     with pytest.raises(ValueError, match="no field named 'typo'"):

@@ -227,7 +227,8 @@ def _balancing_checks() -> list[Check]:
     cpu = _scaled(_p(T4, run, "cpu_util_pct"), 0.01)
     longest = _p(T4, run, "elapsed_max_s")
     implied = (ACCOUNTS / longest[1], ACCOUNTS / longest[0])  # ETR = 150 M accounts / longest job
-    checks.append(Check("T4 ETR accounts/s = 150 M / longest elapsed", _overlaps(implied, _p(T4, run, "etr_accounts_per_s")),
+    checks.append(Check("T4 ETR accounts/s = 150 M / longest elapsed",
+                        _overlaps(implied, _p(T4, run, "etr_accounts_per_s")),
                         [(T4, run, "etr_accounts_per_s"), (T4, run, "elapsed_max_s")], f"{implied}"))
     implied_h = _scaled(implied, 3600)
     checks.append(Check("T4 ETR accounts/h = 150 M x 3600 / longest elapsed",
@@ -252,9 +253,11 @@ def _balancing_checks() -> list[Check]:
     checks.append(Check("T4 total jobs = instances x jobs per instance",
                         row["total_jobs"] == row["sap_batch_instances"] * row["jobs_per_instance"],
                         [(T4, run, "total_jobs")], ""))
-    checks.append(Check("T4 min <= avg <= max elapsed", row["elapsed_min_s"] <= row["elapsed_avg_s"] <= row["elapsed_max_s"],
+    checks.append(Check("T4 min <= avg <= max elapsed",
+                        row["elapsed_min_s"] <= row["elapsed_avg_s"] <= row["elapsed_max_s"],
                         [(T4, run, "elapsed_avg_s")], ""))
-    checks.append(Check("T4 processors = LPARs x LPAR size", row["cp_total"] == row["lpar_count"] * row["lpar_cp_count"],
+    checks.append(Check("T4 processors = LPARs x LPAR size",
+                        row["cp_total"] == row["lpar_count"] * row["lpar_cp_count"],
                         [(T4, run, "cp_total")], ""))
     return checks
 
@@ -331,7 +334,8 @@ def _prose_checks() -> list[Check]:
               == q("s9_2_balancing", "record_accounts_per_hour") / 1e6,
               [(QUOTED, "s9_2_balancing", "record_accounts_per_hour")], ""),
         Check("164 MB below the bar = Table 3 at 60 CP", t3.loc["S10624V2", "dbm1_below_bar_mb"]
-              == q("s9_1_posting", "dbm1_below_bar_mb_db2_10"), [(QUOTED, "s9_1_posting", "dbm1_below_bar_mb_db2_10")], ""),
+              == q("s9_1_posting", "dbm1_below_bar_mb_db2_10"),
+              [(QUOTED, "s9_1_posting", "dbm1_below_bar_mb_db2_10")], ""),
         Check("CFs 23% and 33% busy = Table 3 at 48 CP, rounded",
               (round(t3.loc["S10718V1", "cf1_util_pct"]), round(t3.loc["S10718V1", "cf2_util_pct"]))
               == (q("s9_analysis", "posting_cf1_busy_48cp_pct"), q("s9_analysis", "posting_cf2_busy_48cp_pct")),
@@ -342,11 +346,13 @@ def _prose_checks() -> list[Check]:
               [(QUOTED, "s9_2_balancing", "first_job_min")], ""),
         Check("less than 1% variance from the average",
               max(t4["elapsed_max_s"] / t4["elapsed_avg_s"] - 1, 1 - t4["elapsed_min_s"] / t4["elapsed_avg_s"]) * 100
-              < q("s9_2_balancing", "variance_from_avg_max_pct"), [(QUOTED, "s9_2_balancing", "variance_from_avg_max_pct")], ""),
+              < q("s9_2_balancing", "variance_from_avg_max_pct"),
+              [(QUOTED, "s9_2_balancing", "variance_from_avg_max_pct")], ""),
         Check("about four hours", round(t4["elapsed_max_s"] / 3600) == q("s9_2_balancing", "elapsed_h"),
               [(QUOTED, "s9_2_balancing", "elapsed_h")], ""),
         Check("about 86% of postings in the first step = 150 / 175",
-              round(150 / setup.loc["s6_1_posting", "postings_per_cycle"] * 100) == setup.loc["s6_1_posting", "mass_postings_share_pct"],
+              round(150 / setup.loc["s6_1_posting", "postings_per_cycle"] * 100)
+              == setup.loc["s6_1_posting", "mass_postings_share_pct"],
               [(SETUP, "s6_1_posting", "mass_postings_share_pct")], ""),
         Check("tablespaces + indexspaces = the database's 12.5 TB",
               _overlaps(tuple(a + b for a, b in zip(_interval("6.4"), _interval("6.1"))), _interval("12.5")),
@@ -363,10 +369,12 @@ def _prose_checks() -> list[Check]:
         regular, ziips, share = q(sec, "example_regular_cps"), q(sec, "example_ziips"), q(sec, "ziip_lpar_cpu_pct")
         checks.append(Check(f"{sec}: regular + zIIPs = an LPAR's 30 CPs", regular + ziips == lpar,
                             [(QUOTED, sec, "example_ziips")], ""))
-        checks.append(Check(f"{sec}: zIIPs = LPAR CPU share x 30, to a whole processor", round(share / 100 * lpar) == ziips,
+        checks.append(Check(f"{sec}: zIIPs = LPAR CPU share x 30, to a whole processor",
+                            round(share / 100 * lpar) == ziips,
                             [(QUOTED, sec, "example_ziips")], f"{share / 100 * lpar:.1f}"))
         log, db, overall = q(sec, "zhpf_log_pct"), q(sec, "zhpf_db_pct"), q(sec, "zhpf_overall_pct")
-        checks.append(Check(f"{sec}: overall zHPF share lies between log and database", min(log, db) <= overall <= max(log, db),
+        checks.append(Check(f"{sec}: overall zHPF share lies between log and database",
+                            min(log, db) <= overall <= max(log, db),
                             [(QUOTED, sec, "zhpf_overall_pct")], ""))
     # "The response time was usually in the one to two second range. The exception is ... 2WDS 2CP"
     low, high = q("s9_1_posting", "response_time_usual_low_s"), q("s9_1_posting", "response_time_usual_high_s")

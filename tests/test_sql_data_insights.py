@@ -227,7 +227,7 @@ def test_static_chart_is_small_and_registered(fig):
 
 @pytest.mark.parametrize("fig", F.ALL, ids=lambda f: f.key)
 def test_live_sliders_sit_on_the_calibrated_defaults(fig):
-    from widgets.explorer import live_step
+    from widgets.numbers import live_step
 
     for p in fig.all_params:
         step = live_step(p)
@@ -266,7 +266,8 @@ def test_every_data_set_is_a_row_and_every_view_is_also_held_out():
 def test_the_single_cost_model_fits_poorly_and_says_so():
     missed = {m["condition"]: m for m in fidelity.misses()}
     assert any("all 11 data sets" in c for c in missed)
-    view4 = [r for r in fidelity.ledger_rows() if r.quantity == "words in the training text" and "VIEW_4" in r.condition]
+    view4 = [r for r in fidelity.ledger_rows()
+             if r.quantity == "words in the training text" and "VIEW_4" in r.condition]
     assert len(view4) == 1 and view4[0].status == "known miss" and view4[0].published == 342_540_150
     errors = calibration.errors("sqldi_cpu_min")
     assert errors.abs().max() > 0.3  # a per-word cost from Table 6-1 misses other data sets badly
@@ -295,10 +296,12 @@ def test_explorer_recomputes_and_reads_out():
 
 def test_dashboard_has_the_figures_in_tabs_and_both_tools():
     d = dashboard()
-    assert isinstance(d.explorer, Explorer) and d.explorer.tabs is not None
-    assert d.explorer.charts[0].value.startswith("<svg") and not d.explorer.charts[-1].value  # the open tab only
-    assert "db2book-readout" in d.explorer.info.value
-    assert "<table" in d.query.result.value and "<table" in d.planner.result.value
+    assert isinstance(d, Explorer) and d.tabs is not None
+    assert d.charts[0].value.startswith("<svg") and not d.charts[-1].value  # the open tab only
+    assert "db2book-readout" in d.info.value
+    query, planner = d.children[-1].children[0].children  # the tools, after the charts
+    assert isinstance(query, QueryBox) and isinstance(planner, Planner)
+    assert "<table" in query.result.value and "<table" in planner.result.value
 
 
 def test_query_box_shows_the_out_of_vocabulary_message_not_a_traceback():

@@ -1,4 +1,5 @@
-"""SQL Data Insights (Redbook SG24-8536, chapter 6 and appendix B): provenance, printed text, and the book's arithmetic."""
+"""SQL Data Insights (Redbook SG24-8536, chapter 6 and appendix B): provenance, printed text, and the book's
+arithmetic."""
 from __future__ import annotations
 
 import csv
@@ -192,7 +193,8 @@ def words_mismatches(frame: pd.DataFrame) -> list[str]:
         cols = _cell(frame, run, "numeric_columns_count").value + _cell(frame, run, "categorical_columns_count").value
         words = int(_cell(frame, run, "words_count").value)
         per_row = int(cols) + 1
-        if rows.printed.endswith(" K"):  # rows printed in thousands: words / (cols + 1) must be whole and print the same
+        # rows printed in thousands: words / (cols + 1) must be whole and print the same
+        if rows.printed.endswith(" K"):
             ok = words % per_row == 0 and f"{round(words / per_row / 1000):,} K" == rows.printed
         else:
             ok = words == int(rows.value) * per_row
@@ -363,7 +365,8 @@ def test_model_size_rule_of_thumb_example_recomputes():
     n = lambda metric: int(_cell(quoted, "model_size_example", metric).value)  # noqa: E731
     per_value = int(_cell(quoted, "model_size_rule", "bytes_per_unique_value").value)
     clusters = int(_cell(quoted, "model_size_rule", "clusters_per_numeric_column_count").value)
-    assert clusters * n("numeric_columns_count") + n("categorical_unique_values_count") == n("unique_values_total_count")
+    assert (clusters * n("numeric_columns_count") + n("categorical_unique_values_count")
+            == n("unique_values_total_count"))
     assert n("unique_values_total_count") * per_value == n("estimate_bytes") == 898_830_900
     assert round(n("estimate_bytes") / 1e6) == n("estimate_mb") == 899
     actual = _cell(quoted, "model_size_example_check", "actual_zload_mb").value
@@ -401,10 +404,12 @@ def test_query_inventory_agrees_with_the_chapter():
     assert len(queries) == 16
     assert set(queries["function"]) == {"AI_SIMILARITY", "AI_SEMANTIC_CLUSTER", "AI_ANALOGY"}
     first = queries.drop_duplicates("query_id").set_index("query_id")
-    assert first.loc["T00SIMX", "invocations_count"] == _cell(quoted, "similarity_ziip", "t00simx_invocations_count").value
+    assert (first.loc["T00SIMX", "invocations_count"]
+            == _cell(quoted, "similarity_ziip", "t00simx_invocations_count").value)
     assert first.loc["T01ANAX", "invocations_count"] == _cell(quoted, "analogy_ziip", "t01anax_invocations_count").value
     for q in ("T00SEM1", "T00SEM2", "T00SEM3"):
-        assert int(first.loc[q, "cluster_entities_count"]) == _cell(quoted, "semantic_cluster_ziip", f"{q.lower()}_entities_count").value
+        assert (int(first.loc[q, "cluster_entities_count"])
+                == _cell(quoted, "semantic_cluster_ziip", f"{q.lower()}_entities_count").value)
     assert (queries["function"] == "AI_ANALOGY").groupby(queries["scenario"]).sum()["1 and 2"] == \
         _cell(quoted, "analogy_ziip", "queries_count").value
     repeated = queries[queries["scenario"] == "3"]

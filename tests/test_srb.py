@@ -147,6 +147,6 @@ def test_dashboard_draws_a_tab_when_it_is_opened():
 
 def test_scenario_takes_the_sliders_and_refuses_an_unknown_name():
     o = calibration.scenario({"outage_min": 45.0, "contention": 0.02, "tasks": 16})  # tasks: another figure's slider
-    assert (o.outage_min, o.contention, o.arrival_ratio) == (45.0, 0.02, calibration.DEFAULT.arrival_ratio)
+    assert (o.outage_min, o.contention, o.arrival_ratio, o.tasks) == (45.0, 0.02, calibration.DEFAULT.arrival_ratio, 16)
     with pytest.raises(ValueError, match="outage_minutes.*outage_min"):
         calibration.scenario({"outage_minutes": 45.0})

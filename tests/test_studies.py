@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import ast
-import importlib
 import json
 import re
 import subprocess
@@ -12,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from widgets import fitting
-from widgets.studies import SLUGS, STUDIES, all_figures, study
+from widgets.studies import NOTES, SLUGS, STUDIES, all_figures, study
 
 ROOT = Path(__file__).resolve().parent.parent
 PLOTTING = ("altair", "vega_datasets", "vl_convert", "ipywidgets")
@@ -94,17 +93,93 @@ def _imports(path: Path) -> list[str]:
     return [n for n in names if n.startswith("widgets")]
 
 
-#: Studies whose figures or explorer still import their ledger module (emptied as each is converted).
-UNCONVERTED: set[str] = set()
+def _module_imports(path: Path) -> set[str]:
+    """What ``path`` imports from the book's own code: a module of its own study (``"model"``) or of the
+    shared package (``"widgets.fitting"``); a name imported from a module counts as that module."""
+    slug = path.parent.name
+    own = {p.stem for p in path.parent.glob("*.py")} - {"__init__"}
+    out = set()
+    for name in _imports(path):
+        parts = name.split(".")
+        if parts[:2] == ["widgets", slug]:
+            if len(parts) > 2 and parts[2] in own:
+                out.add(parts[2])
+        elif len(parts) > 1 and (ROOT / "widgets" / f"{parts[1]}.py").is_file():
+            out.add(f"widgets.{parts[1]}")
+    return out
 
 
-@pytest.mark.parametrize("s", [pytest.param(s, marks=pytest.mark.xfail(strict=True, reason="not converted yet"))
-                               if s.slug in UNCONVERTED else s for s in STUDIES], ids=lambda s: s.slug)
-def test_figures_and_explorers_never_import_the_ledger(s):
-    for module in ("figures", "explorer"):
-        imported = _imports(ROOT / "widgets" / s.slug / f"{module}.py")
-        assert f"widgets.{s.slug}.fidelity" not in imported, f"{s.slug}/{module}.py imports fidelity"
-        assert "widgets.ledger" not in imported
+def _contract() -> dict[str, set[str]]:
+    """The README's "Adding a study" table: each study module and what it may import (book code only)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Adding a study", 1)[1].split("\n## ", 1)[0]
+    contract = {}
+    for row in section.splitlines():
+        cells = [c.strip() for c in row.strip().strip("|").split("|")]
+        found = re.fullmatch(r"`widgets/<slug>/(\w+)\.py`", cells[0])
+        if found:
+            allowed = re.sub(r"\(never [^)]*\)", "", cells[2])
+            contract[found.group(1)] = set(re.findall(r"`([\w.]+)`", allowed))
+    return contract
+
+
+CONTRACT = _contract()
+
+
+def test_the_readme_states_the_study_contract():
+    assert set(CONTRACT) == {"__init__", "published", "model", "calibration", "fidelity", "figures", "explorer",
+                             "exercises"}
+    assert CONTRACT["__init__"] == set() and "widgets.data" in CONTRACT["published"]
+
+
+@pytest.mark.parametrize("s", STUDIES + NOTES, ids=lambda s: s.slug)
+def test_every_study_module_imports_only_what_the_readme_allows(s):
+    """The README's table is the contract: a study module imports only what its row names, plus the
+    study's own helper modules (a module the table does not name, such as a simulator, is part of the
+    model), and no helper imports a figure, an explorer or the ledger rows."""
+    folder = ROOT / "widgets" / s.slug
+    helpers = {p.stem for p in folder.glob("*.py")} - set(CONTRACT)
+    for path in sorted(folder.glob("*.py")):
+        imported = _module_imports(path)
+        if path.stem in CONTRACT:
+            allowed = CONTRACT[path.stem] | (helpers if path.stem != "__init__" else set())
+            assert imported <= allowed, f"{s.slug}/{path.name} imports {sorted(imported - allowed)}"
+        else:
+            assert not imported & {"figures", "explorer", "fidelity"}, f"{s.slug}/{path.name}: {sorted(imported)}"
+
+
+@pytest.mark.parametrize("s", STUDIES + NOTES, ids=lambda s: s.slug)
+def test_every_study_follows_the_scenario_contract(s):
+    """The README's shape: ``calibration`` exports ``Scenario`` (a dataclass) and ``scenario(values)``, which
+    refuses a name it does not know and reads every one it does (moving any slider of the study changes the
+    scenario: no name passes through unread); every figure's curve takes ``(x, scenario)`` and
+    ``Figure.evaluate`` makes the scenario from the sliders."""
+    import dataclasses
+    import inspect
+
+    cal = s.module("calibration")
+    assert dataclasses.is_dataclass(cal.Scenario) and callable(cal.scenario), s.slug
+    with pytest.raises(ValueError, match="no field named 'no_such_slider'"):
+        cal.scenario({"no_such_slider": 1.0})
+    for fig in s.figures().values():
+        assert fig.scenario is None, f"{fig.key}: a study's figure takes its study's calibration.scenario"
+        assert len(inspect.signature(fig.curves).parameters) == 2, f"{fig.key}: a curve takes (x, scenario)"
+        at_defaults = fig.scenario_at()
+        assert isinstance(at_defaults, cal.Scenario), fig.key
+        for p in fig.all_params:
+            moved = p.default + p.step if p.default + p.step <= p.max else p.default - p.step
+            assert fig.scenario_at(**{p.name: moved}) != at_defaults, f"{fig.key}: {p.name} is read by no one"
+
+
+@pytest.mark.parametrize("s", STUDIES, ids=lambda s: s.slug)
+def test_every_studys_explorer_and_dashboard_are_explorers(s):
+    """``explorer(*names)`` and ``dashboard()`` of every study give a :class:`widgets.explorer.Explorer` (a
+    study's own tools go inside it, after the charts), as their signatures say."""
+    import inspect
+
+    module = s.module("explorer")
+    for name in ("explorer", "dashboard"):
+        assert inspect.signature(getattr(module, name)).return_annotation == "Explorer", f"{s.slug}.{name}"
 
 
 def test_scenario_replaces_named_fields_and_refuses_unknown_ones():
@@ -116,7 +191,6 @@ def test_scenario_replaces_named_fields_and_refuses_unknown_ones():
         b: float = 2.0
 
     assert fitting.scenario(Setting(), {"b": 5.0}) == Setting(1.0, 5.0)
-    assert fitting.scenario(Setting(), {"a": 3.0, "x": 9.0}, passthrough=("x",)) == Setting(3.0, 2.0)
     with pytest.raises(ValueError, match=r"Setting: no field named 'c'; the fields are a, b"):
         fitting.scenario(Setting(), {"c": 1.0})
 

@@ -25,10 +25,13 @@ def test_dashboard_renders_and_a_slider_updates_it(notebook: Path):
         assert page.query_selector_all(".db2book-chart-live svg"), "no chart drawn"
         assert page.inner_text(".db2book-readout").strip(), "the readout is empty"
         # the first tab (sync reads) is open; its sliders are the visible ones
+        # (a study's own tools, in .db2book-tools after the charts, have controls of their own)
+        figures_only = "e => !e.closest('.db2book-tools')"
         visible = ".db2book-explorer .widget-slider:visible"
-        labels = [e.inner_text().strip() for e in page.query_selector_all(f"{visible} .widget-label")]
+        labels = [e.inner_text().strip() for e in page.query_selector_all(f"{visible} .widget-label")
+                  if e.evaluate(figures_only)]
         boxes = ".db2book-explorer .db2book-number:visible input"
-        readouts = [e for e in page.query_selector_all(boxes)][:len(labels)]
+        readouts = [e for e in page.query_selector_all(boxes) if e.evaluate(figures_only)][:len(labels)]
         assert labels and len(labels) == len(readouts)
         # the dashboard opens at the calibrated setting, not at a value the slider snapped to
         params = {p.title: p for fig in study(notebook.stem).figures().values() for p in fig.all_params}

@@ -50,7 +50,8 @@ JS_PAGE = r"""
   const visible = e => !!(e.offsetWidth || e.offsetHeight || e.getClientRects().length);
   const text = e => (e.innerText || e.textContent || '').trim();
   const out = {vw, page_width: document.documentElement.scrollWidth, wide: [], clipped: [], cells: [], headers: [],
-               sliders: [], chart_text: [], verbatim: [], code: [], index_columns: 0, collisions: [], cut: [], dup_ticks: [], spill: []};
+               sliders: [], chart_text: [], verbatim: [], code: [], index_columns: 0, collisions: [], cut: [],
+               dup_ticks: [], spill: []};
   for (const c of document.querySelectorAll('.db2book-chart')) {
     const r = (c.querySelector('svg') || c).getBoundingClientRect();
     if (r.width > vw + 0.5 || r.right > vw + 0.5 || r.left < -0.5) out.wide.push(c.dataset.figure || c.id);
@@ -76,7 +77,8 @@ JS_PAGE = r"""
     for (const c of t.querySelectorAll('th')) { const s = text(c); if (s) headers.push(s); }
     // a bare 0..N index: the first cell of every body row counts 0, 1, 2, ...
     const rows = [...t.querySelectorAll('tbody tr')];
-    if (rows.length >= 2 && rows.every((row, i) => row.cells.length > 1 && text(row.cells[0]) === String(i))) out.index_columns++;
+    if (rows.length >= 2 && rows.every((row, i) => row.cells.length > 1 && text(row.cells[0]) === String(i)))
+      out.index_columns++;
   }
   for (const c of document.querySelectorAll('.vega-bind-name')) out.sliders.push(text(c));
   for (const c of document.querySelectorAll('.cell_input')) if (visible(c)) out.code.push(text(c));
@@ -125,7 +127,8 @@ JS_PAGE = r"""
     // the same tick label twice in a row on one axis ("1 2 2 3 3")
     for (const axis of svg.querySelectorAll('.role-axis-label')) {
       const ticks = [...axis.querySelectorAll('text')].map(text);
-      for (let i = 1; i < ticks.length; i++) if (ticks[i] && ticks[i] === ticks[i - 1]) { out.dup_ticks.push(name + ': ' + ticks[i]); break; }
+      for (let i = 1; i < ticks.length; i++)
+        if (ticks[i] && ticks[i] === ticks[i - 1]) { out.dup_ticks.push(name + ': ' + ticks[i]); break; }
     }
   }
   for (const s of document.querySelectorAll('.db2book-chart-subtitle, .db2book-chart-title')) {
@@ -173,7 +176,8 @@ def text_defects(seen: dict) -> dict[str, list[str]]:
         "NaN cells": [c for c in every_cell if c.lower() in ("nan", "<na>", "nat") or re.search(r"\bNaN\b", c)],
         "ellipsis cells": [c for c in every_cell if c.endswith(("…", "..."))],
         "raw floats in tables": raw_floats(every_cell),
-        "scientific notation (tables, charts)": [m for c in every_cell + seen["chart_text"] for m in SCIENTIFIC.findall(c)],
+        "scientific notation (tables, charts)": [m for c in every_cell + seen["chart_text"]
+                                                 for m in SCIENTIFIC.findall(c)],
         "True/False cells": [c for c in every_cell if c in ("True", "False")],
         "snake_case: table headers and row names": snake_names(headers),
         "snake_case: table cells": snake_names(cells),

@@ -212,7 +212,6 @@ class WsStudent:
         self.url, self.session = url, uuid.uuid4().hex
         self.kernel_id = self.chart_id = self.box_id = ""
         self.chart = ""
-        self.updates = 0  # chart updates received
 
     async def open(self, timeout_s: float) -> float:
         """Seconds from asking for the page to holding the first chart's SVG."""
@@ -228,7 +227,8 @@ class WsStudent:
             raise AssertionError(f"the page came back as HTTP {reply.code} with no kernel: {text!r}")
         self.kernel_id = found.group(1)
         cookie = "; ".join(c.split(";")[0] for c in reply.headers.get_list("Set-Cookie"))
-        ws_url = self.url.replace("http://", "ws://") + f"api/kernels/{self.kernel_id}/channels?session_id={self.session}"
+        ws_url = (self.url.replace("http://", "ws://")
+                  + f"api/kernels/{self.kernel_id}/channels?session_id={self.session}")
         self.ws = await websocket_connect(HTTPRequest(ws_url, headers={"Cookie": cookie},
                                                       request_timeout=timeout_s))
         control = uuid.uuid4().hex
@@ -258,8 +258,6 @@ class WsStudent:
         data = msg.get("content", {}).get("data") or {}
         if (msg.get("msg_type") == "comm_msg" and msg["content"].get("comm_id") == self.chart_id
                 and data.get("method") in ("update", "echo_update") and "value" in data.get("state", {})):
-            if data["state"]["value"] != self.chart:
-                self.updates += 1
             self.chart = data["state"]["value"]
         return msg
 

@@ -89,7 +89,8 @@ def main(argv: list[str] | None = None) -> int:
     from jupyter_cache import get_cache
     from jupyter_cache.base import CacheBundleIn
 
-    folder = Path(settings["cache"]).resolve() if settings.get("cache") else Path(args.build_dir).resolve() / ".jupyter_cache"
+    folder = (Path(settings["cache"]).resolve() if settings.get("cache")
+              else Path(args.build_dir).resolve() / ".jupyter_cache")
     key = exec_cache.code_key(ROOT)
     kept = exec_cache.prepare(folder, key)
     cache = get_cache(str(folder))

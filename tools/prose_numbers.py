@@ -110,7 +110,8 @@ def typed_numbers(page: str) -> list[TypedNumber]:
 @lru_cache(maxsize=None)
 def printed_numbers(study: str) -> frozenset[str]:
     """Every number a printed cell of ``data/<study>/`` holds, as printed (normalised, number words as
-    digits, a printed trailing zero also dropped: 410.40 is 410.4); a cell printed in another unit or scale ("38.4K", "1 hour") also gives its ``value`` (38400, 60)."""
+    digits, a printed trailing zero also dropped: 410.40 is 410.4); a cell printed in another unit or scale
+    ("38.4K", "1 hour") also gives its ``value`` (38400, 60)."""
     found: set[str] = set()
     for path in sorted((ROOT / "data" / study).glob("*.csv")):
         if path.name == "sources.csv":

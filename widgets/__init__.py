@@ -45,10 +45,3 @@ def _register_tables() -> None:
 
 _register_tables()
 
-
-def __getattr__(name: str):
-    if name == "RENDERER":  # kept for code that read it here
-        from .figure import RENDERER
-
-        return RENDERER
-    raise AttributeError(f"module 'widgets' has no attribute {name!r}")

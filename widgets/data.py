@@ -149,7 +149,8 @@ def sections(root: str | None = None) -> pd.DataFrame:
 
 
 def document_name(seed: str) -> str:
-    """The short name a citation gives a source text's document, e.g. ``Db2 13 Performance Topics, SG24-8536 (2022)``."""
+    """The short name a citation gives a source text's document, e.g. ``Db2 13 Performance Topics, SG24-8536
+    (2022)``."""
     docs = documents()
     if seed not in docs.index:
         raise DataError(f"{data_dir() / 'documents.csv'}: no document for source text {seed!r}")
@@ -200,11 +201,6 @@ def citation(study: str, filename: str, line: int | None = None, document: str |
     ``Db2 13 Performance Topics, SG24-8536 (2022), §4.2, Table 4-2, p. 154``."""
     seed = sources(study).set_index("file").loc[filename, "seed"] if document is None else ""
     return f"{document or document_name(seed)}, {coordinates(study, filename, line)}"
-
-
-def source_text(study: str, filename: str, line: int | None = None) -> str:
-    """A short citation for a table file, or one of its lines: see :func:`citation`."""
-    return citation(study, filename, line)
 
 
 #: A reference to a line of a source text ("line 5076", "lines 2876/2895"): kept in data/, never shown to readers.
@@ -276,8 +272,9 @@ def flagged(study: str, root: str | None = None) -> pd.DataFrame:
         frame = load_long(study, filename, root)
         hit = frame[frame["flag"].str.strip() != ""]
         for row in hit.itertuples():
-            rows.append({"table": table, "where": coordinates(study, filename, row.line), "run": row.run_id, "metric": row.metric, "printed": row.printed,
-                         "line": row.line, "flag": row.flag, "why": for_readers(study, row.note)})
+            rows.append({"table": table, "where": coordinates(study, filename, row.line), "run": row.run_id,
+                         "metric": row.metric, "printed": row.printed, "line": row.line, "flag": row.flag,
+                         "why": for_readers(study, row.note)})
     return pd.DataFrame(rows)
 
 
@@ -289,7 +286,8 @@ def _wide_table(study: str, filename: str, root: str) -> pd.DataFrame:
 def number(study: str, filename: str, run_id: str, metric: str) -> float:
     """One printed number of a long table (in its unit), or a DataError naming what is missing."""
     table = _wide_table(study, filename, str(data_dir()))
-    if run_id not in table.index or metric not in table.columns or table.loc[run_id, metric] != table.loc[run_id, metric]:
+    missing = run_id not in table.index or metric not in table.columns
+    if missing or table.loc[run_id, metric] != table.loc[run_id, metric]:
         raise DataError(f"{filename}: no number for run {run_id!r}, metric {metric!r}")
     return float(table.loc[run_id, metric])
 

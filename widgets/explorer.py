@@ -13,28 +13,17 @@ label carries its unit, and a tab's sliders and chart are made when the tab is f
 """
 from __future__ import annotations
 
-import hashlib
 import html
-import json
 import math
-import os
-import time
-from pathlib import Path
 from typing import Callable, Sequence
 
 import ipywidgets as w
 import traitlets
 from ipywidgets.widgets.widget_string import HTMLStyle, TextStyle
 
-from . import live
 from .figure import Figure
-from .svgserver import SERVER_ENV, is_vega, render_remote
-
-
-#: A folder shared by every kernel of a class server (``make voila`` sets it): a chart already drawn
-#: for one student, at the same settings, is read back instead of drawn again. The first render at
-#: the calibrated defaults is the same for the whole class, so it is drawn once, not thirty times.
-SVG_CACHE_ENV = "DB2BOOK_SVG_CACHE"
+from .live import heading_html, render_svg
+from .numbers import live_step, readable
 
 
 _SHARED: dict[tuple, w.Widget] = {}
@@ -55,82 +44,14 @@ def _html(value: str = "", **layout) -> w.HTML:
     return w.HTML(value, layout=shared(w.Layout, **layout), style=shared(HTMLStyle))
 
 
-def draw_svg(spec: dict) -> str:
-    """SVG of a Vega or Vega-Lite spec: by the class server's chart service when there is one
-    (:mod:`widgets.svgserver`, one chart engine for the whole class), else by ``vl-convert`` here."""
-    url = os.environ.get(SERVER_ENV)
-    if url:
-        try:
-            return render_remote(spec, url)
-        except OSError:
-            pass  # the service is gone: draw here, at the cost of this kernel holding its own engine
-    import vl_convert
-
-    return vl_convert.vega_to_svg(spec) if is_vega(spec) else vl_convert.vegalite_to_svg(spec)
-
-
-def chart_svg(chart) -> str:
-    """Any Altair chart as SVG, drawn on the server (no JavaScript needed in the front end)."""
-    return spec_svg(chart.to_dict())
-
-
-def spec_svg(spec: dict) -> str:
-    """A Vega or Vega-Lite spec as SVG, read from the class's shared cache when it was drawn before."""
-    folder = os.environ.get(SVG_CACHE_ENV)
-    if not folder:
-        return draw_svg(spec)
-    key = hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode()).hexdigest()
-    path = Path(folder) / key[:2] / f"{key}.svg"
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError:
-        pass
-    svg = draw_svg(spec)
-    try:  # write then rename, so that another kernel never reads half a file
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(svg, encoding="utf-8")
-        tmp.replace(path)
-    except OSError:
-        pass  # a read-only or full cache only costs speed
-    return svg
-
-
-def render_svg(fig: Figure, **values: float) -> str:
-    """SVG text of ``fig`` at one parameter setting, without its title and legends (:func:`widgets.live.heading_html`
-    shows them above it, once), named for a screen reader by the chart's description."""
-    return live.labelled(spec_svg(live.vega_at(fig, **values)), live.compiled(fig).description)
-
-
-def live_step(p) -> float:
-    """The live slider's step, refined until the default and every position of the static slider
-    lie on the live slider's grid (``min + k * step``).
-
-    A browser slider snaps its value to that grid; were the default or a value the page offers
-    off it, the explorer would open, or land, at a slightly different setting than the page.
-    """
-    first = p.static_range()[0]
-    step = p.step
-    for _ in range(6):  # at most a millionth of the declared step
-        ks = [(v - p.min) / step for v in (p.default, first, first + p.static_step)]
-        if all(abs(k - round(k)) <= 1e-6 for k in ks):
-            return step
-        step /= 10
-    raise ValueError(f"Param {p.name}: default {p.default!r} is off every grid finer than its step {p.step!r}")
-
-
 def _slider(p) -> w.FloatSlider:
     return w.FloatSlider(
         value=p.default, min=p.min, max=p.max, step=live_step(p), description=p.title,  # the label, with its unit
         continuous_update=True, readout=False,  # the NumberBox beside it is the readout, and checks what is typed
-        style=shared(w.SliderStyle, description_width="initial"), layout=shared(w.Layout, width="380px", max_width="100%"),
+        style=shared(w.SliderStyle, description_width="initial"),
+        layout=shared(w.Layout, width="380px", max_width="100%"),
         tooltip=p.help or p.title,
     )
-
-
-def _readable(x: float) -> str:
-    """A number for a message: whole numbers in full with separators, others to 6 digits."""
-    return f"{x:,.0f}" if float(x).is_integer() and abs(x) < 1e15 else f"{x:,.6g}"
 
 
 def parse_number(text: str, name: str, low: float, high: float, integer: bool = False) -> float | int:
@@ -138,7 +59,7 @@ def parse_number(text: str, name: str, low: float, high: float, integer: bool = 
 
     Thousands separators (``1,000`` or ``1_000``) are accepted; ``nan``, infinities and words are not.
     """
-    span = f"{_readable(low)} to {_readable(high)}"
+    span = f"{readable(low)} to {readable(high)}"
     cleaned = str(text).strip().replace(",", "").replace("_", "")
     try:
         value = float(cleaned)
@@ -149,7 +70,7 @@ def parse_number(text: str, name: str, low: float, high: float, integer: bool = 
     if integer and value != int(value):
         raise ValueError(f"{name}: enter a whole number from {span}")
     if not low <= value <= high:
-        raise ValueError(f"{name}: {_readable(value)} is out of range; enter a number from {span}")
+        raise ValueError(f"{name}: {readable(value)} is out of range; enter a number from {span}")
     return int(value) if integer else value
 
 
@@ -164,8 +85,8 @@ class NumberBox(w.VBox):
     value = traitlets.Any()
 
     def __init__(self, value: float, low: float, high: float, name: str, description: str = "",
-                 integer: bool = False, width: str = "110px", fmt: str = ".5g"):
-        self.low, self.high, self.name, self.integer, self.fmt = low, high, name, integer, fmt
+                 integer: bool = False, width: str = "110px", digits: int = 5):
+        self.low, self.high, self.name, self.integer, self.digits = low, high, name, integer, digits
         self.text = w.Text(value="", description=description, continuous_update=False,
                            style=shared(TextStyle, description_width="initial"), layout=shared(w.Layout, width=width))
         self.message = _html(max_width="460px")
@@ -189,9 +110,7 @@ class NumberBox(w.VBox):
 
     def format(self, value) -> str:
         """The number as the box shows it: whole numbers with thousands separators, others to 5 digits."""
-        if self.integer or (float(value).is_integer() and abs(value) < 1e15):
-            return f"{value:,.0f}"
-        return format(value, self.fmt)
+        return f"{value:,.0f}" if self.integer else readable(value, self.digits)
 
     def _typed(self, change) -> None:
         try:
@@ -253,12 +172,19 @@ class Explorer(w.VBox):
             self._pages = []
             rows = [self._row(name) for name in params]
             charts = [c for fig, chart in zip(self.figures, self.charts)
-                      for c in (_html(live.heading_html(fig, spec_svg)), chart)]
+                      for c in (_html(heading_html(fig)), chart)]
             body = rows + charts
         super().__init__(header + body + [self.info, self.status], layout=plain)
         self.add_class("db2book-explorer")
-        self.last_update_ms = float("nan")
         self.update()
+
+    def add_tools(self, *tools: w.Widget) -> Explorer:
+        """A study's own tools (a form, a simulator), shown after the charts and their readout, in a box of
+        class ``db2book-tools`` (their controls are not the figures' sliders). Returns the explorer."""
+        box = w.VBox(list(tools), layout=shared(w.Layout))
+        box.add_class("db2book-tools")
+        self.children = (*self.children, box)
+        return self
 
     def _row(self, name: str) -> w.HBox:
         """The slider of parameter ``name`` and the box a value can be typed into, made on first use."""
@@ -268,14 +194,15 @@ class Explorer(w.VBox):
             w.link((box, "value"), (slider, "value"))
             slider.observe(self._on_change, names="value")
             self.sliders[name], self.boxes[name] = slider, box
-            self._rows[name] = w.HBox([slider, box], layout=shared(w.Layout, flex_flow="row wrap"))  # a phone: box below
+            # on a phone, the box goes below the slider
+            self._rows[name] = w.HBox([slider, box], layout=shared(w.Layout, flex_flow="row wrap"))
         return self._rows[name]
 
     def _build_page(self, index: int) -> None:
         """Fill tab ``index`` with its sliders, its chart's heading and its chart (once)."""
         page, fig = self._pages[index], self.figures[index]
         if not page.children:
-            heading = _html(live.heading_html(fig, spec_svg))
+            heading = _html(heading_html(fig))
             page.children = [self._row(p.name) for p in fig.all_params] + [heading, self.charts[index]]
 
     def _on_tab(self, change) -> None:
@@ -293,7 +220,6 @@ class Explorer(w.VBox):
 
     def update(self, changed: str | None = None, only_stale: bool = False) -> None:
         """Redraw the visible figures that use ``changed`` (all of them when None)."""
-        start = time.perf_counter()
         values = self.values()
         try:
             for i, (fig, box) in enumerate(zip(self.figures, self.charts)):
@@ -312,7 +238,6 @@ class Explorer(w.VBox):
             self.status.value = ""
         except ValueError as exc:  # sliders cannot reach invalid values; this is a safety net
             self.status.value = f"<b style='color:#b00'>{html.escape(str(exc))}</b>"
-        self.last_update_ms = (time.perf_counter() - start) * 1000
 
     def _on_change(self, change) -> None:
         name = next(n for n, s in self.sliders.items() if s is change["owner"])

@@ -16,6 +16,7 @@ when asked; declaring a figure registers nothing.
 """
 from __future__ import annotations
 
+import importlib
 import itertools
 import math
 import re
@@ -27,10 +28,11 @@ import numpy as np
 import pandas as pd
 
 from . import render as _render
+from .numbers import on_grid, readable
 
-#: The chart renderer for this surface, chosen where charts are made (not when ``widgets`` is imported,
-#: so that a kernel that only needs a model or an exercise does not pay for Altair).
-RENDERER = _render.enable()
+# The chart renderer for this surface, chosen where charts are made (not when ``widgets`` is imported,
+# so that a kernel that only needs a model or an exercise does not pay for Altair).
+_render.enable()
 
 SIGNIFICANT_DIGITS = 4  # what the page carries; the tests compare at this precision
 MAX_STATIC_ROWS = 2500
@@ -45,16 +47,6 @@ VEGA_RESERVED_NAMES = frozenset({
     "background", "width", "height", "padding", "autosize", "cursor", "config", "view", "events", "description",
     "title", "datum", "event", "item", "parent", "group", "this", "undefined", "NaN", "Infinity",
 })
-
-def _on_steps(value: float, first: float, step: float) -> bool:
-    """Whether ``value`` is ``first + k * step`` for a whole k (to a millionth of a step)."""
-    k = (value - first) / step
-    return abs(k - round(k)) <= 1e-6
-
-
-def _plain(value: float) -> str:
-    """A slider value as a reader reads it, to 6 significant digits: 10,560, 0.017693, 500.734, 60."""
-    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.6g}"
 
 
 @dataclass(frozen=True)
@@ -99,7 +91,7 @@ class Param:
         if self.step <= 0 or self.static_step <= 0:
             raise ValueError(f"Param {self.name}: steps must be positive")
         first, last = self.static_range()
-        if not first <= self.default <= last or not _on_steps(self.default, first, self.static_step):
+        if not first <= self.default <= last or not on_grid(self.default, first, self.static_step):
             raise ValueError(f"Param {self.name}: default {self.default:g} is not a position of the static slider "
                              f"({first:g} to {last:g} in steps of {self.static_step:g}); round it to one and give "
                              f"the exact value as calibrated=")
@@ -130,8 +122,8 @@ class Param:
         out = []
         if self.calibrated is not None:
             unit = f" {self.unit}" if self.unit else ""
-            out.append(f"{self.label}: the slider opens at {_plain(self.default)}{unit}; the calibration uses "
-                       f"{_plain(self.calibrated)}{unit}.")
+            out.append(f"{self.label}: the slider opens at {readable(self.default)}{unit}; the calibration uses "
+                       f"{readable(self.calibrated)}{unit}.")
         if self.end:
             out.append(f"{self.label}: {self.end}")
         if self.flat:
@@ -160,9 +152,11 @@ class Axis:
 class Figure:
     """One figure of a chapter: a model, its sliders and its published points.
 
-    ``curves(x, **params)`` returns ``{series name: y values over x}``; it must be pure and
-    vectorised over ``x``. ``published`` has the columns ``x``, ``y``, ``series``, ``source``
-    (document, table, line) and ``condition`` (what was measured).
+    ``curves(x, scenario)`` returns ``{series name: y values over x}``; it must be pure and
+    vectorised over ``x``. ``scenario`` is what the study's ``calibration.scenario(values)`` makes of the
+    sliders' values (a ``calibration.Scenario``): :meth:`evaluate` calls it, so a curve never maps slider
+    values to model inputs itself (a figure outside a study passes its own ``scenario=``). ``published`` has
+    the columns ``x``, ``y``, ``series``, ``source`` (document, table, line) and ``condition`` (what was measured).
     """
 
     study: str
@@ -181,6 +175,7 @@ class Figure:
     marks: pd.DataFrame | None = None  # vertical rules at quoted times: columns x, label, source
     kind: str = "line"  # "line", or "bar" (stacked bars over categories x_labels)
     x_labels: tuple[str, ...] = ()  # category names of a bar figure, indexed by x_values
+    scenario: Callable[[Mapping[str, float]], object] | None = None  # default: the study's calibration.scenario
 
     def __post_init__(self):
         if len(self.params) > 2:
@@ -201,10 +196,16 @@ class Figure:
     def defaults(self) -> dict[str, float]:
         return {p.name: p.default for p in self.all_params}
 
+    def scenario_at(self, **values: float):
+        """The study's scenario at a parameter setting (missing ones take their defaults)."""
+        scenario = self.scenario
+        if scenario is None:
+            scenario = importlib.import_module(f"widgets.{self.study}.calibration").scenario
+        return scenario({**self.defaults(), **values})
+
     def evaluate(self, **values: float) -> dict[str, np.ndarray]:
         """The model's curves at a parameter setting (missing ones take their defaults)."""
-        settings = {**self.defaults(), **values}
-        out = self.curves(np.asarray(self.x_values, dtype=float), **settings)
+        out = self.curves(np.asarray(self.x_values, dtype=float), self.scenario_at(**values))
         return {k: np.asarray(v, dtype=float) for k, v in out.items()}
 
 
@@ -253,7 +254,8 @@ def _layers(fig: Figure, model_data, series_cols: list[str], filters: list[str],
     published = domain[len(series_cols):]
     shape = alt.Shape("series:N", title=None, legend=alt.Legend(orient="top", symbolStrokeColor="black"),
                       scale=alt.Scale(domain=published or ["-"],
-                                      range=[PUBLISHED_SHAPES[i % len(PUBLISHED_SHAPES)] for i in range(len(published) or 1)]))
+                                      range=[PUBLISHED_SHAPES[i % len(PUBLISHED_SHAPES)]
+                                             for i in range(len(published) or 1)]))
     line = alt.Chart(model_data, name="model")
     for expr in filters:
         line = line.transform_filter(expr)
@@ -275,8 +277,6 @@ def _layers(fig: Figure, model_data, series_cols: list[str], filters: list[str],
                  alt.Tooltip("x:Q", title=fig.x.title, format=_tooltip_format(fig.x.format)),
                  alt.Tooltip("y:Q", title=fig.y.title, format=_tooltip_format(fig.y.format))],
     )
-    if fig.kind == "bar" and fig.y.scale == "linear":
-        mark["clip"] = True  # a y scale that does not start at zero must not let bars run over the axis
     line.mark = mark
     layers = [line]
     if fig.marks is not None and len(fig.marks):

@@ -57,19 +57,21 @@ def band(fit_rms: float) -> float:
     return math.ceil(x / scale - 1e-9) * scale
 
 
-def scenario(default: T, values: Mapping[str, float], passthrough: Iterable[str] = ()) -> T:
-    """``default`` (a dataclass: the calibrated scenario) with the fields that ``values`` names replaced.
-
-    A name that is neither a field of ``default`` nor listed in ``passthrough`` (slider names
-    that the caller consumes itself, such as the x axis or a figure's own setting) is an error
-    naming the valid fields, never silently ignored.
-    """
-    fields = {f.name for f in dataclasses.fields(default)}
-    unknown = sorted(set(values) - fields - set(passthrough))
+def known_names(values: Mapping[str, float], names: Iterable[str], owner: str) -> None:
+    """A ValueError naming ``owner`` and the valid ``names`` when ``values`` names anything else: a slider
+    name is never silently ignored."""
+    names = set(names)
+    unknown = sorted(set(values) - names)
     if unknown:
-        raise ValueError(f"{type(default).__name__}: no field named {', '.join(map(repr, unknown))}; "
-                         f"the fields are {', '.join(sorted(fields))}")
-    return dataclasses.replace(default, **{k: v for k, v in values.items() if k in fields})
+        raise ValueError(f"{owner}: no field named {', '.join(map(repr, unknown))}; "
+                         f"the fields are {', '.join(sorted(names))}")
+
+
+def scenario(default: T, values: Mapping[str, float]) -> T:
+    """``default`` (a dataclass: the calibrated scenario) with the fields that ``values`` names replaced;
+    a name that is not a field is an error naming the valid fields (:func:`known_names`)."""
+    known_names(values, (f.name for f in dataclasses.fields(default)), type(default).__name__)
+    return dataclasses.replace(default, **values)
 
 
 def relative_least_squares(f: Callable[..., np.ndarray], x: np.ndarray, y: np.ndarray, start, bounds):

@@ -25,6 +25,8 @@ import json
 import math
 from dataclasses import dataclass, field
 
+from .numbers import readable
+
 ROLES = ("predicted", "fitted", "identity")
 
 
@@ -99,12 +101,6 @@ def rows(study: str | None = None) -> list[LedgerRow]:
     return out
 
 
-def to_frame(ledger: list[LedgerRow]):
-    import pandas as pd
-
-    return pd.DataFrame([r.as_dict() for r in ledger])
-
-
 def summary(ledger: list[LedgerRow]) -> list[dict]:
     """Per chapter, in book order: rows by role, the predicted rows' median and worst error, misses."""
     import numpy as np
@@ -125,18 +121,10 @@ def summary(ledger: list[LedgerRow]) -> list[dict]:
     return out
 
 
-def format_number(x: float) -> str:
-    """A number as a reader reads it: up to 6 significant digits (what the sources print), thousands
-    separators, no trailing zeros and no exponent for the magnitudes the ledger holds."""
-    if abs(x) >= 1e6:
-        return f"{x:,.0f}"
-    return f"{x:,.6g}"
-
-
 def format_model(model: float, published: float) -> str:
     """A model's value beside the published one: one decimal more than the published number shows
     (the model is not more precise than that), and at least three significant digits."""
-    shown = format_number(published)
+    shown = readable(published)
     decimals = len(shown.split(".")[1]) + 1 if "." in shown else 0
     if model != 0:
         decimals = max(decimals, 2 - int(math.floor(math.log10(abs(model)))))
@@ -195,11 +183,11 @@ STYLE = (f"<style>.ledger-miss,.ledger-fail,tr.ledger-off,.ledger-note strong{{c
          "tr.ledger-note td{border-top:none;padding-top:0;font-size:0.85em}</style>")
 
 
-def _cell(text: str, cls: str = "") -> str:
+def _td(text: str, cls: str = "") -> str:
     return f'<td class="{cls}">{html.escape(text)}</td>' if cls else f"<td>{html.escape(text)}</td>"
 
 
-def _status_cell(r: LedgerRow) -> str:
+def _status_td(r: LedgerRow) -> str:
     if r.status == "pass":
         return '<td class="ledger-pass">✓ within</td>'
     if r.status == "known miss":
@@ -216,10 +204,10 @@ def rows_html(ledger: list[LedgerRow], chapter_column: bool = False) -> str:
            "<thead><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead><tbody>"]
     for r in ledger:
         off = " ledger-off" if not r.passed else ""
-        cells = ([_cell(r.chapter)] if chapter_column else []) + [
-            _cell(r.role), _cell(r.quantity), _cell(r.condition), _cell(format_number(r.published), "num"),
-            _cell(format_model(r.model, r.published), "num"), _cell(format_error(r.rel_error), "num"),
-            _cell(format_error(r.tolerance), "num"), _status_cell(r)]
+        cells = ([_td(r.chapter)] if chapter_column else []) + [
+            _td(r.role), _td(r.quantity), _td(r.condition), _td(readable(r.published), "num"),
+            _td(format_model(r.model, r.published), "num"), _td(format_error(r.rel_error), "num"),
+            _td(format_error(r.tolerance), "num"), _status_td(r)]
         out.append(f'<tr class="ledger-{r.role}{off}">' + "".join(cells) + "</tr>")
         note = f"Source: {html.escape(r.source)}."
         if r.known_miss:
@@ -237,11 +225,11 @@ def summary_html(ledger: list[LedgerRow]) -> str:
            "<thead><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead><tbody>"]
     for s in summary(ledger):
         med, worst = s["median predicted error"], s["worst predicted error"]
-        cells = [_cell(s["chapter"]), _cell(str(s["rows"]), "num"), _cell(str(s["predicted"]), "num"),
-                 _cell(str(s["fitted"]), "num"), _cell(str(s["identity"]), "num"),
-                 _cell("none" if med is None else format_error(med), "num"),
-                 _cell("none" if worst is None else format_error(worst), "num"),
-                 _cell(str(s["known misses"]), "num")]
+        cells = [_td(s["chapter"]), _td(str(s["rows"]), "num"), _td(str(s["predicted"]), "num"),
+                 _td(str(s["fitted"]), "num"), _td(str(s["identity"]), "num"),
+                 _td("none" if med is None else format_error(med), "num"),
+                 _td("none" if worst is None else format_error(worst), "num"),
+                 _td(str(s["known misses"]), "num")]
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody></table></div>")
     return "".join(out)
@@ -258,7 +246,8 @@ def chapter_html(study: str) -> str:
     s = summary(mine)[0]
     pred = [r for r in mine if r.role == "predicted"]
     if pred:
-        lead = (f"{s['rows']} rows: {s['predicted']} predicted (median error {format_error(s['median predicted error'])}, "
+        lead = (f"{s['rows']} rows: {s['predicted']} predicted "
+                f"(median error {format_error(s['median predicted error'])}, "
                 f"worst {format_error(s['worst predicted error'])}), {s['fitted']} fitted, {s['identity']} identities; "
                 f"{s['known misses']} known misses.")
     else:
@@ -301,92 +290,3 @@ class HTML:
 
     def _repr_html_(self) -> str:
         return self.text
-
-
-# --- identity rows: a printed delta, total or ratio recomputed from the printed inputs ------------------------
-
-
-def half_unit(printed: str, unit: str = "") -> float:
-    """Half a unit of the last digit of a printed number (``"0.852"`` -> 0.0005, ``"+66%"`` -> 0.5).
-
-    A count (``unit`` "count", a whole number) and a number printed in words are exact: 0.
-    """
-    text = printed.replace(",", "").replace("%", "").replace("+", "").replace("-", "").strip()
-    try:
-        number = float(text)
-    except ValueError:
-        return 0.0
-    if unit == "count" and number == int(number):
-        return 0.0
-    decimals = len(text.split(".")[1]) if "." in text else 0
-    return 0.5 * 10 ** (-decimals)
-
-
-def cell(study: str, filename: str, run_id: str, metric: str) -> dict:
-    """One printed cell of ``data/``: its value, printed text and flag (ValueError when absent)."""
-    from .data import load_long
-
-    frame = load_long(study, filename)
-    hit = frame[(frame["run_id"] == run_id) & (frame["metric"] == metric)]
-    if hit.empty:
-        raise ValueError(f"{study}/{filename}: no cell run_id={run_id!r}, metric={metric!r}")
-    row = hit.iloc[0]
-    return {"value": float(row["value"]), "printed": str(row["printed"]), "flag": str(row["flag"]).strip(),
-            "unit": str(row["unit"]), "key": (study, filename, run_id, metric)}
-
-
-def _half(c: dict) -> float:
-    return half_unit(c["printed"], c.get("unit", ""))
-
-
-def _relative(slack: float, value: float) -> float:
-    """A relative tolerance from an absolute slack; exact arithmetic gets a floating-point hair (1e-9)."""
-    return max(slack / abs(value), 1e-9)
-
-
-def sum_row(chapter: str, source: str, quantity: str, condition: str, total: dict, parts: list[dict],
-            scale: float = 1.0, miss: str = "") -> LedgerRow:
-    """Identity: a printed total (or mean, with ``scale`` = 1/n) against the sum of its printed parts.
-
-    Tolerance: the half-units of the parts (scaled) and of the total, over the printed total.
-    """
-    model = scale * sum(p["value"] for p in parts)
-    slack = scale * sum(_half(p) for p in parts) + _half(total)
-    flag = f" (flagged in the data: {total['flag']})" if total["flag"] else ""
-    return LedgerRow(chapter=chapter, source=source, quantity=quantity, condition=condition + flag,
-                     published=total["value"], model=model, tolerance=_relative(slack, total["value"]), role="identity",
-                     miss=miss, cell=total["key"])
-
-
-def change_row(chapter: str, source: str, quantity: str, condition: str, delta: dict, before: list[dict],
-               after: list[dict], percent: bool = True, miss: str = "") -> LedgerRow:
-    """Identity: a printed change (percent, or absolute when ``percent`` is False) against the one
-    recomputed from the printed before and after cells (each side summed over its cells).
-
-    Tolerance: half a unit of the printed change plus what the inputs' printed rounding can move it.
-    """
-    b = sum(c["value"] for c in before)
-    a = sum(c["value"] for c in after)
-    ub = sum(_half(c) for c in before)
-    ua = sum(_half(c) for c in after)
-    if percent:
-        model = 100 * (a / b - 1)
-        spread = 100 * (a / b) * (ua / abs(a) + ub / abs(b)) if a else 100 * ua / abs(b)
-    else:
-        model = a - b
-        spread = ua + ub
-    flag = f" (flagged in the data: {delta['flag']})" if delta["flag"] else ""
-    return LedgerRow(chapter=chapter, source=source, quantity=quantity, condition=condition + flag,
-                     published=delta["value"], model=model,
-                     tolerance=_relative(_half(delta) + spread, delta["value"]), role="identity",
-                     miss=miss, cell=delta["key"])
-
-
-def repeat_row(chapter: str, source: str, quantity: str, condition: str, printed: dict, other: dict,
-               miss: str = "") -> LedgerRow:
-    """Identity: a number the source prints twice (a summary repeating a result), compared as printed."""
-    flag = f" (flagged in the data: {printed['flag']})" if printed["flag"] else ""
-    return LedgerRow(chapter=chapter, source=source, quantity=quantity, condition=condition + flag,
-                     published=printed["value"], model=other["value"],
-                     tolerance=_relative(_half(printed) + _half(other), printed["value"]),
-                     role="identity", miss=miss, cell=printed["key"])

@@ -1,5 +1,9 @@
 """The live explorer's charts: each figure compiled once, then only the model's rows swapped per setting.
 
+Drawing flows one way: :mod:`widgets.explorer` (ipywidgets only) asks this module for a figure's SVG at
+a setting; this module takes the chart from :mod:`widgets.figure`, and has :mod:`widgets.engine`
+compile and draw it. Nothing here calls back into the explorer.
+
 The chart of a setting is :func:`widgets.figure.chart_at`, the same chart as the static page's. Drawing it
 from scratch on every slider move cost, per update (profiled in a Voila kernel, quiet machine): building
 the Altair chart about 15 ms, ``to_dict()`` 15 ms (half of it ``jsonschema`` checking a spec the build has
@@ -24,13 +28,11 @@ compiling ``chart_at`` at that setting gives.
 from __future__ import annotations
 
 import html
-import os
 from dataclasses import dataclass
-from typing import Callable
 
+from . import engine
 from .figure import Figure, chart_at, model_frame
-from .render import _title_lines, describe, vega_lite_version
-from .svgserver import SERVER_ENV, compile_remote
+from .render import clip_bars, describe, title_lines
 
 
 @dataclass(frozen=True)
@@ -49,31 +51,17 @@ class CompiledFigure:
 _COMPILED: dict[tuple[str, int], CompiledFigure] = {}
 
 
-def to_vega(spec: dict) -> dict:
-    """A Vega-Lite spec compiled to Vega: by the class's chart service when there is one (so that this
-    kernel never starts a chart engine of its own), else by ``vl-convert`` here."""
-    url = os.environ.get(SERVER_ENV)
-    if url:
-        try:
-            return compile_remote(spec, url)
-        except OSError:
-            pass  # the service is gone: compile here
-    import vl_convert
-
-    return vl_convert.vegalite_to_vega(spec, vl_version=vega_lite_version())
-
-
 def compiled(fig: Figure) -> CompiledFigure:
     """``fig``'s chart at its defaults, validated against the Vega-Lite schema and compiled to Vega, once
     per figure and kernel."""
     key = (fig.key, id(fig))
     if key not in _COMPILED:
-        spec = chart_at(fig, **fig.defaults()).to_dict()  # validated: a spec the schema refuses raises here
+        spec = clip_bars(chart_at(fig, **fig.defaults()).to_dict())  # validated: a spec the schema refuses raises
         model = next(layer for layer in spec["layer"] if layer.get("name") == "model")
         name = (model.get("data") or spec["data"])["name"]  # Altair lifts a data set all layers share to the top
-        title, subtitle = _title_lines(spec)
+        title, subtitle = title_lines(spec)
         description = describe(spec)
-        vega = for_drawing(to_vega(spec))
+        vega = for_drawing(engine.compile_vega(spec))
         index = next(i for i, d in enumerate(vega["data"]) if d.get("name") == name)
         legends = vega.pop("legends", [])
         key_spec = {**{k: v for k, v in vega.items() if k not in ("marks", "axes", "style")}, "legends": legends,
@@ -143,12 +131,23 @@ def labelled(svg: str, description: str) -> str:
     return svg.replace("<svg ", head, 1) if svg.startswith("<svg ") else svg
 
 
-def heading_html(fig: Figure, draw: Callable[[dict], str]) -> str:
+def heading_html(fig: Figure) -> str:
     """What stays the same above the live chart at every setting: its title and subtitle as text, and its
-    key (the legends, drawn once by ``draw``, a function from a Vega spec to SVG)."""
+    key (the legends, drawn once)."""
     c = compiled(fig)
     lines = [f'<p style="margin:0.6em 0 0.1em;font-weight:600;font-size:1.05em">{html.escape(c.title)}</p>']
     lines += [f'<p style="margin:0;color:#555;font-size:0.9em">{html.escape(s)}</p>' for s in c.subtitle]
     if c.key is not None:
-        lines.append(labelled(draw(c.key), "Key: " + "; ".join(c.key_labels) + "."))
+        lines.append(labelled(engine.draw_svg(c.key), "Key: " + "; ".join(c.key_labels) + "."))
     return f'<div class="db2book-chart-heading">{"".join(lines)}</div>'
+
+
+def render_svg(fig: Figure, **values: float) -> str:
+    """SVG text of ``fig`` at one parameter setting, without its title and legends (:func:`heading_html`
+    shows them above it, once), named for a screen reader by the chart's description."""
+    return labelled(engine.draw_svg(vega_at(fig, **values)), compiled(fig).description)
+
+
+def chart_svg(chart) -> str:
+    """Any Altair chart as SVG, drawn by the chart engine (no JavaScript needed in the front end)."""
+    return engine.draw_svg(chart.to_dict())

@@ -20,110 +20,12 @@ import re
 
 import altair as alt
 
+from . import engine
+from .numbers import on_grid
+
 
 BOOK_RENDERER = "db2book"
 _counter = itertools.count()
-
-#: The page's side of every chart: draw a compiled Vega spec into its div, with the book's own
-#: tooltip. It is served once per site beside the Vega runtime (``book/_ext/offline_assets.py``),
-#: so each chart on a page is one call, ``window.db2bookEmbed(id, spec)``.
-EMBED_JS = """
-window.db2bookViews = window.db2bookViews || {};
-window.db2bookTooltip = window.db2bookTooltip || function (handler, event, item, value) {
-  // the chart's tooltip: its fields as a small table beside the pointer (hidden when value is empty)
-  var tip = document.getElementById('vg-tooltip-element');
-  if (!tip) {
-    tip = document.createElement('div');
-    tip.id = 'vg-tooltip-element';
-    tip.className = 'db2book-tooltip';
-    tip.setAttribute('role', 'tooltip');
-    document.body.appendChild(tip);
-  }
-  if (value === null || value === undefined || value === '') { tip.classList.remove('visible'); return; }
-  tip.textContent = '';
-  var table = document.createElement('table');
-  var fields = typeof value === 'object' ? value : {'': value};
-  Object.keys(fields).forEach(function (key) {
-    var row = table.insertRow();
-    var name = row.insertCell(), cell = row.insertCell();
-    name.className = 'key'; name.textContent = key;
-    cell.className = 'value'; cell.textContent = String(fields[key]);
-  });
-  tip.appendChild(table);
-  tip.classList.add('visible');
-  var x = event.clientX + 12, y = event.clientY + 12, box = tip.getBoundingClientRect();
-  if (x + box.width > window.innerWidth - 4) x = Math.max(4, event.clientX - box.width - 12);
-  if (y + box.height > window.innerHeight - 4) y = Math.max(4, event.clientY - box.height - 12);
-  tip.style.left = (x + window.scrollX) + 'px';
-  tip.style.top = (y + window.scrollY) + 'px';
-};
-window.db2bookEmbed = window.db2bookEmbed || function (id, spec) {
-  function go() {
-    var el = document.getElementById(id);
-    // a legend of one column, labels never cut, on a screen too narrow for three
-    var wide = el.clientWidth >= 560;
-    spec.config = spec.config || {};
-    spec.config.legend = Object.assign({columns: wide ? 3 : 1, labelLimit: Math.max(120, el.clientWidth - 60)},
-                                       spec.config.legend || {});
-    var view;
-    try {
-      view = new window.vega.View(window.vega.parse(spec), {renderer: 'svg', container: el, hover: true,
-                                                            tooltip: window.db2bookTooltip});
-    } catch (err) {
-      el.textContent = 'This chart could not be drawn: ' + err;
-      console.error(err);
-      return;
-    }
-    view.runAsync().then(function () {
-      window.db2bookViews[id] = view;
-      // the chart's text alternative: the picture is one image named by its description
-      var svg = el.querySelector('svg');
-      if (svg && spec.description) {
-        svg.setAttribute('role', 'img');
-        svg.setAttribute('aria-label', spec.description);
-      }
-      // a phone has no hover: a tap on a mark replays as a pointer move, which shows its tooltip.
-      // It replays on the tap's click, the last event of a tap: the mouse events a browser makes
-      // up for a tap come before it, and the one that leaves the chart tapped before hides its tip.
-      var touched = false;
-      el.addEventListener('pointerdown', function (e) { touched = e.pointerType === 'touch'; });
-      el.addEventListener('click', function (e) {
-        if (!touched) return;
-        ['pointermove', 'mousemove'].forEach(function (type) {
-          var Ev = type === 'pointermove' ? PointerEvent : MouseEvent;
-          e.target.dispatchEvent(new Ev(type, {bubbles: true, clientX: e.clientX, clientY: e.clientY,
-                                               pointerType: 'mouse'}));
-        });
-      });
-      // a calibrated value off the slider's steps can't be reached again by dragging: offer a way back
-      var offStep = (spec.signals || []).filter(function (s) {
-        var b = s.bind;
-        if (!b || b.input !== 'range' || typeof s.value !== 'number') return false;
-        var k = (s.value - b.min) / b.step;
-        return Math.abs(k - Math.round(k)) > 1e-6;
-      });
-      if (offStep.length) {
-        var reset = document.createElement('button');
-        reset.type = 'button';
-        reset.className = 'db2book-reset';
-        reset.textContent = 'Reset to the calibrated ' + (offStep.length > 1 ? 'values' : 'value') + ' (' +
-          offStep.map(function (s) { return s.value; }).join(', ') + ')';
-        reset.addEventListener('click', function () {
-          (spec.signals || []).forEach(function (s) { if (s.bind && s.bind.input === 'range') view.signal(s.name, s.value); });
-          view.runAsync();
-        });
-        el.appendChild(reset);
-      }
-      el.setAttribute('data-rendered', 'true');
-    }).catch(function (err) {
-      el.textContent = 'This chart could not be drawn: ' + err;
-      console.error(err);
-    });
-  }
-  // drawn once the page's text is parsed: the reader can start reading while the charts draw
-  if (document.readyState === 'loading') { document.addEventListener('DOMContentLoaded', go); } else { go(); }
-};
-""".strip()
 
 #: Top-level keys of a chart that lays out several views; such a chart keeps its fixed width.
 _COMPOSITE = ("hconcat", "vconcat", "concat", "facet", "repeat")
@@ -131,7 +33,7 @@ _COMPOSITE = ("hconcat", "vconcat", "concat", "facet", "repeat")
 MAX_DISCLOSED_ROWS = 40
 
 
-def _title_lines(spec: dict) -> tuple[str, list[str]]:
+def title_lines(spec: dict) -> tuple[str, list[str]]:
     title = spec.get("title") or ""
     if isinstance(title, dict):
         text, subtitle = title.get("text", ""), title.get("subtitle") or []
@@ -166,13 +68,14 @@ def _table_html(caption: str, columns: list[str], rows: list[list[str]]) -> str:
     head = "".join(f"<th scope=\"col\">{html.escape(str(c))}</th>" for c in columns)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>" for row in rows)
     return (f'<details class="db2book-data"><summary>Data: {html.escape(caption.lower())}</summary>'
-            f'<div class="db2book-data-scroll" tabindex="0"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+            f'<div class="db2book-data-scroll" tabindex="0">'
+            f'<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
             "</div></details>")
 
 
 def describe(spec: dict) -> str:
     """The chart's text alternative: its title, subtitle and what its sliders are."""
-    title, subtitle = _title_lines(spec)
+    title, subtitle = title_lines(spec)
     sliders = [p["bind"].get("name", p["name"]).strip() for p in spec.get("params", []) if "bind" in p]
     parts = [title] + subtitle
     if sliders:
@@ -208,7 +111,7 @@ def embed_html(spec: dict) -> str:
     figure = (spec.get("usermeta") or {}).get("db2book", {}).get("figure", "")
     chart_id = f"db2book-chart-{os.getpid()}-{next(_counter)}"
     spec.setdefault("description", describe(spec))
-    title, subtitle = _title_lines(spec)
+    title, subtitle = title_lines(spec)
     spec.pop("title", None)
     style = ""
     if isinstance(spec.get("width"), (int, float)) and not any(k in spec for k in _COMPOSITE):
@@ -218,6 +121,7 @@ def embed_html(spec: dict) -> str:
     table = _data_table(spec)
     vega = to_vega(spec)
     payload = json.dumps(vega, separators=(",", ":")).replace("</", "<\\/")
+    off = json.dumps(off_grid(vega))
     caption = ""
     if title:
         caption += f'<p class="db2book-chart-title">{html.escape(title)}</p>'
@@ -227,14 +131,9 @@ def embed_html(spec: dict) -> str:
         f'<figure class="db2book-figure"{style}>{caption}\n'
         f'<div class="db2book-chart" id="{chart_id}" data-figure="{figure}" role="figure" '
         f'aria-label="{html.escape(spec["description"])}"></div>\n'
-        f"<script>window.db2bookEmbed({json.dumps(chart_id)}, {payload});</script>\n"
+        f"<script>window.db2bookEmbed({json.dumps(chart_id)}, {payload}, {off});</script>\n"
         + (_table_html(*table) if table else "") + "</figure>"
     )
-
-
-def vega_lite_version() -> str:
-    """The Vega-Lite version Altair writes, as vl-convert names it ("v6.4")."""
-    return "v" + ".".join(alt.SCHEMA_VERSION.lstrip("v").split(".")[:2])
 
 
 def to_vega(spec: dict) -> dict:
@@ -244,11 +143,17 @@ def to_vega(spec: dict) -> dict:
     ``usermeta`` block is dropped: what it carries (the figure's name, its published points) is
     already on the page as the chart's ``data-figure`` and its "data" disclosure.
     """
-    import vl_convert
-
-    vega = vl_convert.vegalite_to_vega(spec, vl_version=vega_lite_version())
+    vega = engine.compile_here(spec)  # at build time, in the build's own process
     vega.pop("usermeta", None)
     return compact_data(vega)
+
+
+def off_grid(vega: dict) -> list[str]:
+    """The sliders of a compiled chart whose opening value is off their steps (a calibrated value no round
+    grid holds): dragging can't bring the reader back to it, so the page offers a button that does."""
+    ranges = [s for s in vega.get("signals", []) if (s.get("bind") or {}).get("input") == "range"
+              and isinstance(s.get("value"), (int, float))]
+    return [s["name"] for s in ranges if not on_grid(s["value"], s["bind"]["min"], s["bind"]["step"])]
 
 
 #: An inline data set smaller than this (characters of JSON) stays as it is.

@@ -80,7 +80,8 @@ SLUGS: tuple[str, ...] = tuple(s.slug for s in STUDIES)
 #: Pages with figures that are not studies: no ledger, dashboard or assignment; the site tests and the
 #: bench read them beside :data:`STUDIES`.
 NOTES: tuple[Study, ...] = (
-    Study("zedc", "zEDC compression: what the deck claims", ("disk", "cpu"), "zEDC: what the claims mean for your volumes",
+    Study("zedc", "zEDC compression: what the deck claims", ("disk", "cpu"),
+          "zEDC: what the claims mean for your volumes",
           page="book/zedc"),
 )
 

@@ -3,7 +3,7 @@
 Drawing a chart in a kernel starts ``vl-convert``'s JavaScript engine in that kernel, which then holds
 about 65 MB for as long as the kernel lives. A class server (``make voila CLASS=30``) starts this
 service once, with a worker per core, and its kernels send it their charts instead
-(:func:`widgets.explorer.chart_svg` reads the address from :data:`SERVER_ENV`). The engine's memory
+(:mod:`widgets.engine` reads the address from :data:`SERVER_ENV` and is this service's client). The engine's memory
 is then paid once per server, not once per student. The service is stateless: a spec in, its SVG out,
 so no student's chart depends on another's.
 
@@ -11,6 +11,7 @@ Run it with ``python -m widgets.svgserver [--workers N]``; it prints ``http://12
 first line of output and listens on loopback only. ``POST /`` with a Vega or Vega-Lite spec answers its SVG
 (``vl_convert.vega_to_svg`` or ``vegalite_to_svg``); ``POST /vega`` with a Vega-Lite spec answers it compiled
 to Vega (the live explorer compiles each figure once, then sends Vega specs: :mod:`widgets.live`).
+The drawing itself is :mod:`widgets.engine`'s, run in the service's workers.
 """
 from __future__ import annotations
 
@@ -19,47 +20,27 @@ import contextlib
 import ctypes
 import json
 import os
-import re
 import signal
 import sys
-import urllib.error
-import urllib.request
 from concurrent.futures import ProcessPoolExecutor
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-#: The service's address, set in the environment of a class server's kernels.
-SERVER_ENV = "DB2BOOK_SVG_SERVER"
+from .engine import SERVER_ENV, compile_here, draw_here  # SERVER_ENV: the name classroom/voila_pool.py sets
+
+__all__ = ["SERVER_ENV", "serve", "main"]
+
 #: The largest spec the service accepts, in bytes (a dashboard chart is about 50 kB).
 MAX_SPEC_BYTES = 20_000_000
 
 
-def is_vega(spec: dict) -> bool:
-    """Whether ``spec`` is a Vega spec (its ``$schema`` names Vega, not Vega-Lite)."""
-    return "/schema/vega/" in str(spec.get("$schema", ""))
-
-
-def vega_lite_version(spec: dict) -> str | None:
-    """The Vega-Lite version a spec's ``$schema`` names, as vl-convert takes it ("v6.4"); None if it names none."""
-    found = re.search(r"/schema/vega-lite/(v\d+\.\d+)", str(spec.get("$schema", "")))
-    return found.group(1) if found else None
-
-
 def draw(spec_json: str) -> str:
-    """SVG text of one Vega or Vega-Lite spec (JSON text), drawn by ``vl-convert`` in this process."""
-    import vl_convert
-
-    spec = json.loads(spec_json)
-    if is_vega(spec):
-        return vl_convert.vega_to_svg(spec_json)  # the text as it came: 48 ms CPU against 52 for the dict
-    return vl_convert.vegalite_to_svg(spec, vl_version=vega_lite_version(spec))
+    """SVG text of one Vega or Vega-Lite spec (JSON text), drawn in this worker."""
+    return draw_here(spec_json)
 
 
 def compile_vega(spec_json: str) -> str:
-    """One Vega-Lite spec (JSON text) compiled to a Vega spec (JSON text) by ``vl-convert``."""
-    import vl_convert
-
-    spec = json.loads(spec_json)
-    return json.dumps(vl_convert.vegalite_to_vega(spec, vl_version=vega_lite_version(spec)))
+    """One Vega-Lite spec (JSON text) compiled to a Vega spec (JSON text) in this worker."""
+    return json.dumps(compile_here(json.loads(spec_json)))
 
 
 def _die_with_parent() -> None:
@@ -72,31 +53,6 @@ def _die_with_parent() -> None:
 
 def _stop(*_) -> None:
     raise KeyboardInterrupt  # leave serve_forever, so the pool's workers are shut down on the way out
-
-
-def render_remote(spec: dict, url: str, timeout_s: float = 120.0) -> str:
-    """SVG of ``spec`` (Vega or Vega-Lite) drawn by the service at ``url``.
-
-    Raises ValueError when the service rejects the spec (with its reason), OSError when it can't be reached.
-    """
-    return _post(spec, url, timeout_s)
-
-
-def compile_remote(spec: dict, url: str, timeout_s: float = 120.0) -> dict:
-    """A Vega-Lite spec compiled to Vega by the service at ``url`` (errors as :func:`render_remote`)."""
-    return json.loads(_post(spec, url.rstrip("/") + "/vega", timeout_s))
-
-
-def _post(spec: dict, url: str, timeout_s: float) -> str:
-    body = json.dumps(spec, default=str).encode()
-    request = urllib.request.Request(url, data=body, headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=timeout_s) as reply:
-            return reply.read().decode("utf-8")
-    except urllib.error.HTTPError as exc:
-        if exc.code == 400:
-            raise ValueError(exc.read().decode("utf-8", "replace")) from None
-        raise
 
 
 def _handler(pool: ProcessPoolExecutor) -> type[BaseHTTPRequestHandler]:
@@ -137,7 +93,8 @@ def serve(port: int = 0, workers: int | None = None) -> None:
     signal.signal(signal.SIGTERM, _stop)
     with ProcessPoolExecutor(max_workers=workers, initializer=_die_with_parent) as pool:
         # start every worker's engine now, so that no student waits for it
-        warm = {"data": {"values": [{"x": 0}]}, "mark": "point", "encoding": {"x": {"field": "x", "type": "quantitative"}}}
+        warm = {"data": {"values": [{"x": 0}]}, "mark": "point",
+                "encoding": {"x": {"field": "x", "type": "quantitative"}}}
         list(pool.map(draw, [json.dumps(warm)] * workers))
         server = ThreadingHTTPServer(("127.0.0.1", port), _handler(pool))
         server.daemon_threads = True

@@ -23,9 +23,11 @@ The package registers :func:`table_html` as IPython's HTML for every DataFrame o
 """
 from __future__ import annotations
 
+import csv
 import html
 import math
 import re
+from functools import lru_cache
 from numbers import Integral, Real
 
 import numpy as np
@@ -40,19 +42,18 @@ NAME_COLUMNS = ("metric", "run", "run_id")
 
 #: A snake_case name, as ``data/`` names metrics and runs.
 SNAKE_NAME = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
-#: Words of those names that a reader reads otherwise (abbreviations, product names).
-WORDS = {
-    "etr": "ETR", "itr": "ITR", "cpu": "CPU", "bp": "BP", "gbp": "GBP", "lbp": "LBP", "lpar": "LPAR", "cp": "CP",
-    "zos": "z/OS", "db2": "Db2", "io": "I/O", "ds": "dialog steps", "dbm1": "DBM1", "mstr": "MSTR", "irlm": "IRLM",
-    "ftb": "FTB", "dasd": "DASD", "zfs": "zFS", "lfarea": "LFAREA", "sqldi": "SQL DI", "ziip": "zIIP", "cf1": "CF1",
-    "cf2": "CF2", "npi": "NPI", "vp": "VP", "dwqt": "DWQT", "vdwqt": "VDWQT", "vpseqt": "VPSEQT", "rio": "RIO",
-    "sap": "SAP", "tx": "transaction", "wps": "work processes", "avg": "average", "db": "DB", "ipl": "IPL",
-    "enq": "enqueue", "app": "application", "util": "utilization", "sys": "system", "env": "environment",
-    "cols": "columns", "config": "configuration", "zparm": "ZPARM", "zhyperlink": "zHyperLink", "fl": "FL",
-    "activelog": "ACTIVELOG", "zload": "zLoad", "dv": "dialog", "ssd": "SSD", "ms": "ms", "id": "ID",
-    "hnb1": "HNB1", "nent": "NENT", "c13a": "C13A", "bp25": "BP25", "bp8k2": "BP8K2", "prom1": "PROM1",
-    "4k": "4K", "8k": "8K", "32k": "32K", "v1": "V1", "vs": "vs",
-}
+
+
+@lru_cache(maxsize=None)
+def reader_words() -> dict[str, str]:
+    """Words of ``data/``'s names that a reader reads otherwise (abbreviations, product names, the
+    studies' run and pool names): ``data/words.csv``, kept with the data that uses them."""
+    from .data import data_dir
+
+    with (data_dir() / "words.csv").open(encoding="utf-8", newline="") as f:
+        return {row["word"]: row["reads_as"] for row in csv.DictReader(f)}
+
+
 #: Units that end a name, as the reader reads them after the words, in brackets.
 UNITS = {"pct": "%", "gb": "GB", "mb": "MB", "s": "s", "ms": "ms", "min": "min", "us": "µs", "k": "thousands"}
 #: Rates that end a name and read as its unit: ``per_s`` -> "(per s)".
@@ -69,13 +70,13 @@ def reader_label(name) -> str:
     ``S30801B1``, words with spaces) is returned as it is.
     """
     if isinstance(name, str) and re.fullmatch(r"[a-z][a-z0-9]*", name):  # one word: "users" -> "Users"
-        return WORDS.get(name, name.capitalize())
+        return reader_words().get(name, name.capitalize())
     if not isinstance(name, str) or not SNAKE_NAME.match(name):
         return name
     tokens = name.split("_")
     qualifier = ""
     if len(tokens) > 2 and re.fullmatch(r"\d+k", tokens[-1]) and tokens[-2] in UNITS:
-        qualifier = WORDS[tokens.pop()]  # hit_ratio_pct_4k: the page size qualifies the metric
+        qualifier = reader_words()[tokens.pop()]  # hit_ratio_pct_4k: the page size qualifies the metric
     unit = ""
     if len(tokens) > 2 and tuple(tokens[-2:]) in RATES:
         unit = RATES[tuple(tokens[-2:])]
@@ -86,11 +87,12 @@ def reader_label(name) -> str:
         unit = UNITS[tokens.pop()]
     if len(tokens) > 1 and tokens[-1] == "count" and (tokens[-2].endswith("s") or "per" in tokens):
         tokens.pop()  # banking_accounts_count: "Banking accounts"; rows_per_commit_count: "Rows per commit"
+    known = reader_words()
     words: list[str] = []
     for i, token in enumerate(tokens):
         size = re.fullmatch(r"(\d+)(gb|mb)", token)
-        if token in WORDS:
-            words.append(WORDS[token])
+        if token in known:
+            words.append(known[token])
         elif token in UNITS and token not in ("s", "k"):
             words.append(UNITS[token])
         elif size:

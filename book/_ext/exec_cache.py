@@ -50,8 +50,8 @@ def code_key(root: Path) -> str:
     for path in _files(root):
         digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     digest.update(sys.version.encode() + b"\0")
-    dists = sorted({f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions() if d.metadata["Name"]})  # a set: an
-    # editable install is found twice when the repository root is on sys.path
+    # a set: an editable install is found twice when the repository root is on sys.path
+    dists = sorted({f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions() if d.metadata["Name"]})
     digest.update("\n".join(dists).encode() + b"\0")
     env = sorted(f"{k}={v}" for k, v in os.environ.items() if k.startswith("DB2BOOK_"))
     digest.update("\n".join(env).encode())

@@ -6,8 +6,12 @@ printed getpages and storage of section 4.3.
 """
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import Mapping
 
+from .. import fitting
 from . import published as pub
 
 SELECTS = {  # run in s2_6_quoted.csv -> rows per key
@@ -36,3 +40,24 @@ def waves() -> tuple[float, float, float, float, float]:
     m1 = pub.value("db2_13_fl100", "real_storage_increase_mb", pub.S43)
     m2 = pub.value("db2_13_fl500", "real_storage_increase_mb", pub.S43)
     return g0, g1, g2, m1, m2
+
+
+# --- the sliders -> the model's inputs --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """Every slider of the chapter, at its published or argued value: the figures read the model's inputs
+    from it (none of them is fitted: the fitted shares are :func:`cpu_share`'s)."""
+
+    levels: float = 4.0  # index levels of the selects' index (Table 2-10)
+    new_page_share: float = 5 / 9  # rows of a key on a new data page (argued in the chapter)
+    log10_rows: float = math.log10(2e7)  # rows in the index: the published 20 million
+    nonleaf_key_share: float = 0.4  # the non-leaf key kept by truncation (argued)
+    your_f: float = 0.2  # a reader's getpage-linked share of CPU (the largest fitted one, rounded)
+    beyond_density: float = 20.0  # getpages saved per commit per GB beyond the measured 4.2 GB (assumed)
+
+
+def scenario(values: Mapping[str, float]) -> Scenario:
+    """The scenario at the sliders' values; any other name is a ValueError."""
+    return fitting.scenario(Scenario(), values)

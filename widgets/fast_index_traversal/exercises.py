@@ -6,7 +6,6 @@ Shell: ``python -m widgets.fast_index_traversal.exercises -s 7 [-c]``.
 """
 from __future__ import annotations
 
-import numpy as np
 
 from ..exercise_kit import Generator, Part, Problem, diagnosis
 from . import model

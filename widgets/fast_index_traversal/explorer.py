@@ -73,7 +73,6 @@ def explorer(*names: str) -> Explorer:
     return study_explorer(STUDY, names)
 
 
-def dashboard() -> w.VBox:
+def dashboard() -> Explorer:
     """Every figure in tabs and the eligibility form, for a classroom projector (Voila)."""
-    return w.VBox([study_dashboard(STUDY), w.HTML("<h3>Is this index FTB-eligible?</h3>"),
-                   EligibilityForm()])
+    return study_dashboard(STUDY).add_tools(w.HTML("<h3>Is this index FTB-eligible?</h3>"), EligibilityForm())

@@ -6,7 +6,7 @@ per environment, so each fit is exact by construction and is shown as such, not 
 """
 from __future__ import annotations
 
-from .. import ledger
+from .. import identities
 from ..ledger import LedgerRow
 from . import model
 from . import published as pub
@@ -47,7 +47,7 @@ def select_tolerance(run: str) -> float:
 
 
 def _cell(run_id: str, metric: str, filename: str = pub.S26) -> dict:
-    return ledger.cell(pub.STUDY, filename, run_id, metric)
+    return identities.cell(pub.STUDY, filename, run_id, metric)
 
 
 def select_rows() -> list[LedgerRow]:
@@ -123,19 +123,19 @@ def table_rows() -> list[LedgerRow]:
             else:
                 before, after = _members(table, base, BEFORE), _members(table, base, AFTER)
                 how = "members combined" if len(before) > 1 else "from the printed cells"
-            rows.append(ledger.change_row(
+            rows.append(identities.change_row(
                 CHAPTER, pub.cite(table, "delta", delta), labels[delta],
                 f"{TABLE_NAMES[table]}: Db2 12 FL 510 -> Db2 13 FL 501, {how}", _cell("delta", delta, table),
                 before, after, miss=KNOWN_MISSES.get((table, delta), "")))
     for table in (pub.T43, pub.T44):
         for release in (BEFORE, AFTER):
-            rows.append(ledger.sum_row(
+            rows.append(identities.sum_row(
                 CHAPTER, pub.cite(table, release, "total_db2_cpu_ms"), "total Db2 CPU (ms per commit)",
                 f"{TABLE_NAMES[table]}, {RELEASES[release]}: class 2 + MSTR + "
                 "DBM1 + IRLM", _cell(release, "total_db2_cpu_ms", table),
                 [_cell(release, m, table) for m in ("class2_cpu_ms", "mstr_cpu_ms", "dbm1_cpu_ms", "irlm_cpu_ms")]))
     for release in (BEFORE, AFTER):
-        rows.append(ledger.sum_row(
+        rows.append(identities.sum_row(
             CHAPTER, pub.cite(pub.T42, release, "total_db2_cpu_group_ms"), "total Db2 CPU, group (ms per commit)",
             f"{TABLE_NAMES[pub.T42]}, {RELEASES[release]}: mean of the two member totals",
             _cell(release, "total_db2_cpu_group_ms", pub.T42), _members(pub.T42, "total_db2_cpu_member_ms", release),
@@ -147,20 +147,23 @@ def prose_rows() -> list[LedgerRow]:
     """Numbers the prose repeats or derives: the theoretical cuts, the maxima, the summaries, the memory."""
     rows = []
     for run in ("select_1_row_per_key", "select_10_rows_per_key"):
-        rows.append(ledger.change_row(
-            CHAPTER, pub.cite(pub.RESULTS, run, "theoretical_getpage_change_pct"), "theoretical getpage cut per select (%)",
+        rows.append(identities.change_row(
+            CHAPTER, pub.cite(pub.RESULTS, run, "theoretical_getpage_change_pct"),
+            "theoretical getpage cut per select (%)",
             f"{SELECTS[run]} row(s) per key: (index + table space getpages) without FTB -> with FTB",
             _cell(run, "theoretical_getpage_change_pct"),
             [_cell(run, "index_getpages_no_ftb_count"), _cell(run, "tablespace_getpages_no_ftb_count")],
             [_cell(run, "index_getpages_ftb_count"), _cell(run, "tablespace_getpages_ftb_count")]))
-    rows.append(ledger.repeat_row(
-        CHAPTER, pub.cite(pub.RESULTS, "select_results", "getpage_change_pct"), "largest getpage cut of the random selects (%)",
+    rows.append(identities.repeat_row(
+        CHAPTER, pub.cite(pub.RESULTS, "select_results", "getpage_change_pct"),
+        "largest getpage cut of the random selects (%)",
         "'up to 59.4%': the largest of the three select results", _cell("select_results", "getpage_change_pct"),
         _cell("select_1_row_per_key", "getpage_change_pct")))
     for env, table, cpu in (("two_way", pub.T42, "total_db2_cpu_group_change_pct"),
-                            ("one_way", pub.T43, "total_db2_cpu_change_pct"), ("non_ds", pub.T44, "total_db2_cpu_change_pct")):
+                            ("one_way", pub.T43, "total_db2_cpu_change_pct"),
+                            ("non_ds", pub.T44, "total_db2_cpu_change_pct")):
         for prose, metric in (("getpage_change_pct", "getpage_per_commit_change_pct"), ("cpu_change_pct", cpu)):
-            rows.append(ledger.repeat_row(
+            rows.append(identities.repeat_row(
                 CHAPTER, pub.cite(pub.S43, f"brokerage_v1_{env}", prose),
                 "getpage change (%)" if prose.startswith("getpage") else "Db2 CPU change (%)",
                 f"section 4.3's text against {TABLE_NAMES[table]}", _cell(f"brokerage_v1_{env}", prose, pub.S43),
@@ -171,7 +174,8 @@ def prose_rows() -> list[LedgerRow]:
     rows.append(LedgerRow(
         chapter=CHAPTER, source=pub.cite(pub.S43, "brokerage_v1_storage", "ftb_storage_increase_per_member_gb"),
         quantity="FTB memory added per member (GB)",
-        condition="'about 1.5 GB' (half a unit: 0.05 GB): 1,900 MB - 427 MB FTB allocation, Db2 12 FL 510 -> Db2 13 FL 501, at 1,000 MB per GB",
+        condition="'about 1.5 GB' (half a unit: 0.05 GB): 1,900 MB - 427 MB FTB allocation, "
+                  "Db2 12 FL 510 -> Db2 13 FL 501, at 1,000 MB per GB",
         published=per_member["value"], model=(after["value"] - before["value"]) / 1000,
         tolerance=(0.05 + 0.001) / per_member["value"], role="identity",
         cell=per_member["key"]))

@@ -37,12 +37,12 @@ NEW_PAGE = Param("new_page_share", "Rows of a key on a new data page", "", 0.0, 
                  help="0 = all rows of a key on one page; 1 = every row on its own page (fitted: 5 of 9)")
 
 
-def select_curves(rows_per_key, levels, new_page_share):
+def select_curves(rows_per_key, s: cal.Scenario):
     """Getpage cut (%) from FTB for one random select."""
     r = np.asarray(rows_per_key, dtype=float)
-    data = model.data_pages_for_rows(r, new_page_share)
+    data = model.data_pages_for_rows(r, s.new_page_share)
     extra = np.where(r > 1, 0.002 * (r - 1), 0.0)  # a long RID list spills into a second leaf page
-    return {"model: 4-level index": 100 * model.getpage_reduction(r, np.full_like(r, levels), data, extra)}
+    return {"model: 4-level index": 100 * model.getpage_reduction(r, np.full_like(r, s.levels), data, extra)}
 
 
 SELECT = _figure(
@@ -63,12 +63,12 @@ TRUNCATION = Param("nonleaf_key_share", "Non-leaf key kept", "of the key", 0.1, 
                    help="Db2 keeps in a non-leaf page only as much of a key as separates the pages below it")
 
 
-def levels_curves(key_bytes, log10_rows, nonleaf_key_share):
+def levels_curves(key_bytes, s: cal.Scenario):
     """Index levels against key length, with full and with truncated non-leaf keys (4 K pages)."""
-    rows = 10.0 ** log10_rows
+    rows = 10.0 ** s.log10_rows
     k = np.asarray(key_bytes, dtype=float)
     return {"full keys in non-leaf pages": model.index_levels(rows, k, 4096, 0.1, 1.0),
-            "truncated non-leaf keys": model.index_levels(rows, k, 4096, 0.1, nonleaf_key_share)}
+            "truncated non-leaf keys": model.index_levels(rows, k, 4096, 0.1, s.nonleaf_key_share)}
 
 
 def _limit_marks() -> pd.DataFrame:
@@ -98,11 +98,11 @@ YOUR_F = Param("your_f", "Your getpage-linked share f", "", 0.0, 0.5, 0.2, 0.005
                     "the largest fitted share, so that its line stands apart from the three fitted ones")
 
 
-def cpu_curves(getpage_cut_pct, your_f):
+def cpu_curves(getpage_cut_pct, s: cal.Scenario):
     """CPU cut (%) against getpage cut (%), with each environment's fitted share f."""
     g = np.asarray(getpage_cut_pct, dtype=float) / 100
     out = {f"{env} (f fitted)": 100 * model.cpu_reduction(g, cal.cpu_share(env)) for env in cal.ENVIRONMENTS}
-    out["your f"] = 100 * model.cpu_reduction(g, your_f)
+    out["your f"] = 100 * model.cpu_reduction(g, s.your_f)
     return out
 
 
@@ -129,13 +129,13 @@ DENSITY = Param("beyond_density", "Getpages saved per GB beyond 4.2 GB", "per co
                 help="what more FTB memory would buy past the measured 4,200 MB (an assumption)")
 
 
-def memory_curves(memory_mb, beyond_density):
+def memory_curves(memory_mb, s: cal.Scenario):
     """Getpages per commit against extra FTB memory (MB): as migrated, and best-first."""
     g0, g1, g2, m1, m2 = cal.waves()
     m = np.asarray(memory_mb, dtype=float)
     wave1 = ((g0 - g1) / m1, m1)  # non-unique indexes (the FTB_NON_UNIQUE_INDEX default)
     wave2 = ((g1 - g2) / (m2 - m1), m2 - m1)  # longer keys (FL 500)
-    beyond = beyond_density / 1024.0
+    beyond = s.beyond_density / 1024.0
 
     def spend(order):
         saved, left = np.zeros_like(m), m.copy()

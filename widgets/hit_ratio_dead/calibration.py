@@ -8,6 +8,7 @@ on that study's smallest run, read through the same citation interface as every 
 """
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Mapping
 
@@ -16,10 +17,6 @@ import numpy as np
 from .. import fitting
 from . import model
 from . import published as pub
-
-#: Slider names of the chapter that are not fields of :class:`model.StackDistances`.
-OTHER_SLIDERS = ("sequential_share", "random_miss", "pages_per_prefetch", "scan_share", "random_ratio", "skew",
-                 "getpage_rate")
 
 #: The data put the loop's working set between the 370- and 450-buffer runs; the chapter's
 #: default is the middle of that bracket (any value inside fits identically).
@@ -70,11 +67,25 @@ def zipf_fit() -> tuple[float, float, float]:
     return pages, skew, float(100 * np.max(np.abs(residual(best.x))))
 
 
-def scenario(values: Mapping[str, float]) -> model.StackDistances:
-    """The fitted stack distances with the fields the sliders name replaced (``loop_pages``, ``loop_share``:
-    the spread width stays fitted). The chapter's other sliders (:data:`OTHER_SLIDERS`) pass; any other
-    name is a ValueError."""
-    return fitting.scenario(threshold_fit(), {k: float(v) for k, v in values.items()}, passthrough=OTHER_SLIDERS)
+@dataclass(frozen=True)
+class Scenario(model.StackDistances):
+    """Every slider of the chapter: the fitted stack distances (a Scenario is a
+    :class:`model.StackDistances`: the sliders move ``loop_pages`` and ``loop_share``, the spread width stays
+    fitted) and the hit-ratio builder's, the scan's and the bridge's settings (defaults: the chapter's)."""
+
+    sequential_share: float = 0.6  # share of getpages that are sequential (prefetched)
+    random_miss: float = 0.3  # share of random getpages that miss
+    pages_per_prefetch: float = 32.0  # pages one prefetch I/O reads (32: the most)
+    scan_share: float = 0.5  # the scan's share of getpages
+    random_ratio: float = 2.0  # pages the random objects touch, per pool buffer
+    skew: float = 0.7  # popularity skew of the random pages
+    getpage_rate: float = 400.0  # thousand getpages per s
+
+
+def scenario(values: Mapping[str, float]) -> Scenario:
+    """The fitted stack distances (:func:`threshold_fit`) with the fields the sliders name replaced; any
+    other name is a ValueError."""
+    return fitting.scenario(Scenario(**asdict(threshold_fit())), {k: float(v) for k, v in values.items()})
 
 
 def anchor_getpage_rate() -> float:

@@ -8,7 +8,8 @@ import ipywidgets as w
 from ipywidgets.widgets.widget_description import DescriptionStyle
 from ipywidgets.widgets.widget_string import HTMLStyle, TextStyle
 
-from ..explorer import Explorer, NumberBox, chart_svg, shared, study_dashboard, study_explorer
+from ..explorer import Explorer, NumberBox, shared, study_dashboard, study_explorer
+from ..live import chart_svg
 from . import figures as f
 from . import simulator as sim
 from . import workloads
@@ -131,6 +132,6 @@ def explorer(*names: str) -> Explorer:
     return study_explorer(STUDY, names)
 
 
-def dashboard() -> w.VBox:
+def dashboard() -> Explorer:
     """Every figure in tabs, then the Buffer Pool Tool, for a classroom (Voila)."""
-    return w.VBox([study_dashboard(STUDY), BufferPoolTool()])
+    return study_dashboard(STUDY).add_tools(BufferPoolTool())

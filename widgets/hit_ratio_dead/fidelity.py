@@ -123,7 +123,8 @@ def ledger_rows() -> list[LedgerRow]:
     hold, _ = model.scan_hold_and_random_miss(scan_pool, vpseqt)
     rows.append(LedgerRow(
         chapter=CHAPTER, source=pub.cite(pub.QUOTED, "nent_bp2_sbtab22", "seq_scan_pages_max"),
-        quantity="buffers one sequential scan may hold", condition=f"VPSEQT {vpseqt:g}% of BP2's {buffers:,.0f} buffers",
+        quantity="buffers one sequential scan may hold",
+        condition=f"VPSEQT {vpseqt:g}% of BP2's {buffers:,.0f} buffers",
         published=pub.value(pub.QUOTED, "nent_bp2_sbtab22", "seq_scan_pages_max"), model=float(hold) * buffers,
         tolerance=1e-9, role="identity"))
     for screen in pub.SCREENS:

@@ -34,31 +34,27 @@ LOOP_SHARE = Param("loop_share", "Share of references in the loop", "", 0.0, 0.9
                    help="fitted: the height of the jump when the pool first holds the loop")
 
 
-def _stack(loop_pages, loop_share) -> model.StackDistances:
-    """The fitted distribution, with the sliders' loop size and loop share (the spread width fitted)."""
-    return cal.scenario({"loop_pages": loop_pages, "loop_share": loop_share})
-
-
 def _zipf_curve(pool_buffers):
     pages, skew, _ = cal.zipf_fit()
     return model.zipf_hit_ratio(pool_buffers, pages, skew)
 
 
-def _hit_ratios(pool_buffers, loop_pages, loop_share) -> dict:
-    """Hit ratios (fractions) of both models at these pool sizes."""
-    return {"stack distances: loop + spread": model.stack_hit_ratio(pool_buffers, _stack(loop_pages, loop_share)),
+def _hit_ratios(pool_buffers, s: cal.Scenario) -> dict:
+    """Hit ratios (fractions) of both models at these pool sizes (the stack distances: the sliders' loop
+    size and loop share, the spread width fitted)."""
+    return {"stack distances: loop + spread": model.stack_hit_ratio(pool_buffers, s),
             "independent references: best fit": _zipf_curve(pool_buffers)}
 
 
-def threshold_curves(pool_buffers, loop_pages, loop_share):
+def threshold_curves(pool_buffers, s: cal.Scenario):
     """Hit ratio (%) of an LRU pool: the stack-distance model and the best independent-reference curve."""
-    return {name: 100 * h for name, h in _hit_ratios(pool_buffers, loop_pages, loop_share).items()}
+    return {name: 100 * h for name, h in _hit_ratios(pool_buffers, s).items()}
 
 
-def read_rate_curves(pool_buffers, loop_pages, loop_share):
+def read_rate_curves(pool_buffers, s: cal.Scenario):
     """Blocks read per second at the measured get-block rate, for both models."""
     rate = cal.get_block_rate()
-    return {name: model.read_rate(rate, h) for name, h in _hit_ratios(pool_buffers, loop_pages, loop_share).items()}
+    return {name: model.read_rate(rate, h) for name, h in _hit_ratios(pool_buffers, s).items()}
 
 
 def _ims_points(column: str, metric: str) -> pd.DataFrame:
@@ -90,10 +86,10 @@ QUANTITY = Param("pages_per_prefetch", "Pages per prefetch I/O", "pages", 1, 32,
                  end="32 pages is the most one prefetch I/O reads (Goldstein: \"anywhere from 0 to 32 pages\").")
 
 
-def builder_curves(touched, sequential_share, random_miss, pages_per_prefetch=32.0):
+def builder_curves(touched, s: cal.Scenario):
     """Application and system hit ratios (%) against the share of prefetched pages ever touched."""
-    app, system = model.mix_hit_ratios(model.PoolMix(sequential_share, random_miss, np.asarray(touched, dtype=float),
-                                                     pages_per_prefetch))
+    app, system = model.mix_hit_ratios(model.PoolMix(s.sequential_share, s.random_miss,
+                                                     np.asarray(touched, dtype=float), s.pages_per_prefetch))
     return {"application hit ratio": 100 * app, "system hit ratio": 100 * system}
 
 
@@ -113,9 +109,9 @@ RANDOM_PAGES = Param("random_ratio", "Random pages / pool buffers", "x", 0.2, 5.
 SKEW = Param("skew", "Popularity skew of the random pages", "", 0.3, 0.95, 0.7, 0.01, 0.1)
 
 
-def vpseqt_curves(vpseqt_pct, scan_share, random_ratio, skew=0.7):
+def vpseqt_curves(vpseqt_pct, s: cal.Scenario):
     """The random getpages' hit ratio and the scan: share of the pool held (%), against VPSEQT (%)."""
-    pool = model.SharedPool(POOL, random_ratio * POOL, skew, scan_share)
+    pool = model.SharedPool(POOL, s.random_ratio * POOL, s.skew, s.scan_share)
     hold, miss = model.scan_hold_and_random_miss(pool, vpseqt_pct)
     return {"random getpages: hit ratio": 100 * (1 - miss), "scan: share of the pool held": 100 * hold}
 
@@ -148,9 +144,9 @@ GETPAGES = Param("getpage_rate", "Getpage rate", "thousand per s", 50, 1000, 400
                  calibrated=round(cal.anchor_getpage_rate() / 1000, 1), help="through the 161 GB run by default")
 
 
-def bridge_curves(hit_pct, getpage_rate):
+def bridge_curves(hit_pct, s: cal.Scenario):
     """Reads per second (log axis) against the hit ratio (%), at a fixed getpage rate."""
-    return {"reads = getpages x (1 - hit ratio)": model.read_rate(getpage_rate * 1000, np.asarray(hit_pct) / 100)}
+    return {"reads = getpages x (1 - hit ratio)": model.read_rate(s.getpage_rate * 1000, np.asarray(hit_pct) / 100)}
 
 
 BRIDGE = _figure(

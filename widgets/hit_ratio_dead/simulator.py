@@ -71,7 +71,6 @@ MAX_SWEEP_SIZES = 64
 MAX_SKEW = 10.0
 
 PAGE_BITS = 40  # a page key is (object id << PAGE_BITS) | page number
-_PAGE_MASK = (1 << PAGE_BITS) - 1
 _NAME = re.compile(r"[^\s,#\x00-\x1f\x7f][^\s,\x00-\x1f\x7f]{0,63}")
 _ACCESS = ("random", "sequential")
 TRACE_HEADER = "object,page,seq"

@@ -46,7 +46,8 @@ def tolerance(metric: str) -> float:
 ETR_LOOP_MISS_RUNS = ("S30801B1", "S30906B2", "S31114B1", "S31118B1", "S41103B1", "S41102B1")
 ETR_LOOP_MISS = ("the closed loop assumes one time per dialog step outside DB2, but the printed runs give 14.2 s at "
                  "161 GB falling to 10.6 s at 638 GB (the identity rows): the throughput gain comes mostly from "
-                 "outside the DB request time, likely queueing for SAP work processes, which the study does not measure")
+                 "outside the DB request time, likely queueing for SAP work processes, "
+                 "which the study does not measure")
 
 
 def _single_rows(cal: Calibration) -> list[LedgerRow]:
@@ -110,7 +111,8 @@ GBP_MISS = ("the model gives the group pool no dependence on the local pools, wh
             "from 37% to 30% and then jumps to 53% as they grow")
 #: Leave-one-out rows whose error exceeds the layout tolerance: judged by hand, with the reason.
 LOO_MISSES = {
-    ("S30906B2", "itr_ds_per_s"): "held out, the CPU fit leans on the consolidated 638 GB run, whose ITR is 3.4% lower: "
+    ("S30906B2", "itr_ds_per_s"): "held out, the CPU fit leans on the consolidated 638 GB run, "
+                                  "whose ITR is 3.4% lower: "
                                   "the layout difference the model cannot see, plus the fit's own scatter",
     ("S31115B1", "itr_ds_per_s"): "held out, the CPU fit leans on the isolated 320 GB run at the same size: the layout "
                                   "difference the model cannot see, plus the fit's own scatter",
@@ -145,14 +147,15 @@ ITR_IDENTITY_MISSES = {
 
 def _itr_identity_rows() -> list[LedgerRow]:
     """ITR = ETR / CPU utilisation, for every run of the single-system and data-sharing tables."""
-    from .. import ledger
+    from .. import identities
 
     rows = []
-    for frame, label in ((published.single_system(), "single system"), (published.data_sharing(), "2-way data sharing")):
+    for frame, label in ((published.single_system(), "single system"),
+                         (published.data_sharing(), "2-way data sharing")):
         for run in frame.itertuples():
-            cells = {m: ledger.cell(published.STUDY, run.file, run.run_id, m)
+            cells = {m: identities.cell(published.STUDY, run.file, run.run_id, m)
                      for m in ("itr_ds_per_s", "etr_ds_per_s", "cpu_util_pct")}
-            slack = sum(ledger.half_unit(c["printed"]) / c["value"] for c in cells.values())
+            slack = sum(identities.half_unit(c["printed"]) / c["value"] for c in cells.values())
             rows.append(LedgerRow(
                 chapter=CHAPTER, source=run.src_itr_ds_per_s, quantity="ITR (DS/s): ETR / CPU utilisation",
                 condition=f"{run.run_id}, {label}: {run.etr_ds_per_s:,.2f} DS/s at {run.cpu_util_pct:g}% busy",

@@ -89,10 +89,9 @@ def _single(metric: str) -> pd.DataFrame:
 # --- 1. sync reads vs pool size -----------------------------------------------------------
 
 
-def sync_read_curves(pool_gb, skew, working_set_gb):
+def sync_read_curves(pool_gb, s: cal.Scenario):
     """Sync reads per second on zEC12 (chain: miss curve -> reads/DS -> x ETR)."""
-    c = cal.scenario({"skew": skew, "working_set_gb": working_set_gb})
-    out = model.single_system(pool_gb, c.workload, cal.machine("zEC12", c), c.request_time, c.loop)
+    out = model.single_system(pool_gb, s.workload, cal.machine("zEC12", s), s.request_time, s.loop)
     return {"model (one LRU pool)": out["reads_per_s"]}
 
 
@@ -106,13 +105,10 @@ SYNC_READS = _figure(
 # --- 2. ITR, 3. DB request time, 4. ETR ------------------------------------------------------
 
 
-def itr_curves(pool_gb, cpu_us_per_sync_read, working_set_gb):
+def itr_curves(pool_gb, s: cal.Scenario):
     """ITR (DS/s) on both machines, with a common CPU cost per sync read."""
-    reads = model.sync_reads_per_ds(pool_gb, cal.scenario({"working_set_gb": working_set_gb}).workload)
-    out = {}
-    for name, (base, _) in (("zEC12", CAL.cpu_zec12), ("z13", CAL.cpu_z13)):
-        out[f"model: {name}"] = model.itr(reads, model.Machine(12, base, cpu_us_per_sync_read))
-    return out
+    reads = model.sync_reads_per_ds(pool_gb, s.workload)
+    return {f"model: {name}": model.itr(reads, cal.machine(name, s)) for name in ("zEC12", "z13")}
 
 
 ITR = _figure(
@@ -122,10 +118,10 @@ ITR = _figure(
     subtitle="ITR = 12 CPs / (base CPU + CPU per read × sync reads per step).")
 
 
-def request_time_curves(pool_gb, exponent):
+def request_time_curves(pool_gb, s: cal.Scenario):
     """DB request time (s) on zEC12, refitting base and scale for the chosen exponent."""
-    reads = model.sync_reads_per_ds(pool_gb, CAL.workload)
-    return {"model": model.db_request_time(reads, cal.scenario({"exponent": exponent}).request_time),
+    reads = model.sync_reads_per_ds(pool_gb, s.workload)
+    return {"model": model.db_request_time(reads, s.request_time),
             "linear I/O model (exponent 1)": model.db_request_time(reads, cal.LINEAR_REQUEST_TIME)}
 
 
@@ -136,10 +132,9 @@ REQUEST_TIME = _figure(
     subtitle="R = base + scale × (sync reads per step)^exponent; base and scale refitted for each exponent.")
 
 
-def etr_curves(pool_gb, users, think_s):
+def etr_curves(pool_gb, s: cal.Scenario):
     """ETR (DS/s) from the closed loop N = X (Z + R), R per dialog step, and the CPU bound ETR <= ITR."""
-    out = model.single_system(pool_gb, CAL.workload, cal.machine("zEC12"), CAL.request_time,
-                              cal.scenario({"users": users, "think_s": think_s}).loop)
+    out = model.single_system(pool_gb, s.workload, cal.machine("zEC12", s), s.request_time, s.loop)
     return {"model: ETR (closed loop)": out["etr"], "CPU bound (ITR)": out["itr"]}
 
 
@@ -159,13 +154,12 @@ def _ds_points(series_filter: str) -> pd.DataFrame:
     return ds
 
 
-def local_scaling_curves(lbp_gb, gbp_gb, gbp_dependent_fraction):
+def local_scaling_curves(lbp_gb, s: cal.Scenario):
     """Sync reads per DS in 2-way data sharing as the local pools grow, at one GBP size."""
-    group = cal.scenario({"gbp_dependent_fraction": gbp_dependent_fraction}).group
-    gbp = np.full_like(np.asarray(lbp_gb, dtype=float), gbp_gb)
-    return {"model: LBP + GBP": model.sync_reads_per_ds_data_sharing(lbp_gb, gbp, CAL.workload, group),
+    gbp = np.full_like(np.asarray(lbp_gb, dtype=float), s.gbp_gb)
+    return {"model: LBP + GBP": model.sync_reads_per_ds_data_sharing(lbp_gb, gbp, s.workload, s.group),
             "model: no GBP help (share 0)": model.sync_reads_per_ds_data_sharing(
-                lbp_gb, gbp, CAL.workload, replace(group, gbp_dependent_fraction=0.0))}
+                lbp_gb, gbp, s.workload, replace(s.group, gbp_dependent_fraction=0.0))}
 
 
 LBP_AXIS = Axis("lbp_gb", "Local buffer pools per member (GB)", scale="log", format=",.0f")
@@ -189,11 +183,10 @@ LOCAL_SCALING = _figure(
 )
 
 
-def group_scaling_curves(gbp_gb, lbp_gb, gbp_dependent_fraction):
+def group_scaling_curves(gbp_gb, s: cal.Scenario):
     """Sync reads per DS as the group buffer pools grow, at one local pool size."""
-    group = cal.scenario({"gbp_dependent_fraction": gbp_dependent_fraction}).group
-    lbp = np.full_like(np.asarray(gbp_gb, dtype=float), lbp_gb)
-    return {"model: LBP + GBP": model.sync_reads_per_ds_data_sharing(lbp, gbp_gb, CAL.workload, group)}
+    lbp = np.full_like(np.asarray(gbp_gb, dtype=float), s.lbp_gb)
+    return {"model: LBP + GBP": model.sync_reads_per_ds_data_sharing(lbp, gbp_gb, s.workload, s.group)}
 
 
 GROUP_SCALING = _figure(
@@ -206,10 +199,10 @@ GROUP_SCALING = _figure(
 # --- 6. the ITR ratio on zEC12 and z13 -------------------------------------------------------
 
 
-def itr_ratio_curves(pool_gb, cpu_us_per_sync_read, working_set_gb):
+def itr_ratio_curves(pool_gb, s: cal.Scenario):
     """ITR relative to the 161 GB run, on each machine."""
-    base = itr_curves(np.array([161.0]), cpu_us_per_sync_read, working_set_gb)
-    now = itr_curves(pool_gb, cpu_us_per_sync_read, working_set_gb)
+    base = itr_curves(np.array([161.0]), s)
+    now = itr_curves(pool_gb, s)
     return {k.replace("model: ", "model ITRR: "): now[k] / base[k][0] for k in now}
 
 
@@ -234,7 +227,7 @@ ITR_RATIO = _figure(
 # --- 7. Night Balancing: sequential batch ----------------------------------------------------
 
 
-def night_curves(pool_gb, skew, working_set_gb):
+def night_curves(pool_gb, s: cal.Scenario):
     """Night Balancing: sync reads per second (random part) and prefetched pages (sequential).
 
     The sequential pages are read once; no LRU pool of any size hits on a page touched only
@@ -242,6 +235,7 @@ def night_curves(pool_gb, skew, working_set_gb):
     curve shape, with its amplitude and floor fitted (linear least squares) to Table 18.
     """
     night = published.night_single()
+    skew, working_set_gb = s.workload.skew, s.workload.working_set_gb
     floor, amp = cal.night_fit(skew, working_set_gb)
     reads = floor + amp * model.lru_miss_ratio(np.asarray(pool_gb) / working_set_gb, skew)
     prefetch = np.full_like(reads, night["dyn_prefetch_pages_read_per_s"].mean())

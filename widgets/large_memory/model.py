@@ -16,7 +16,6 @@ transaction). Every public function validates its inputs (see :mod:`widgets.vali
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 

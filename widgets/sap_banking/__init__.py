@@ -5,4 +5,3 @@ scales with processors in two-way data sharing, and what stops it.
 and ``scenario``: slider values to model inputs), ``fidelity`` (ledger rows), ``figures``,
 ``explorer`` and ``exercises``.
 """
-from .fidelity import ledger_rows  # noqa: F401  (the ledger looks for it here)

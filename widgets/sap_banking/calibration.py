@@ -18,10 +18,9 @@ explorer's readouts both call it.
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Mapping
+from typing import Mapping
 
 import numpy as np
 
@@ -233,20 +232,14 @@ class Sliders:
     processors: float  # processors of the readout
 
 
-#: The chapter's slider names that are not :class:`Sliders` fields and that :func:`scenario` lets
-#: pass: none. Every SAP Banking slider is a scenario input (the figures' x axes are not sliders).
-OTHER_SLIDERS: tuple[str, ...] = ()
-
-
-def scenario(values: Mapping[str, float], passthrough: tuple[str, ...] = OTHER_SLIDERS) -> Scenario:
+def scenario(values: Mapping[str, float]) -> Scenario:
     """The one map from slider values (by name; missing ones take :func:`defaults`) to model inputs.
 
-    Built on :func:`widgets.fitting.scenario` over :class:`Sliders`: a name that is neither a field
-    nor in ``passthrough`` (:data:`OTHER_SLIDERS`) raises ValueError listing the fields; a value
-    outside its range raises ValueError from the model function that checks it.
+    Built on :func:`widgets.fitting.scenario` over :class:`Sliders`: a name that is not a field raises
+    ValueError listing the fields; a value outside its range raises ValueError from the model function
+    that checks it.
     """
-    v = dataclasses.asdict(fitting.scenario(Sliders(**defaults()), {k: float(x) for k, x in values.items()},
-                                            passthrough=passthrough))
+    v = dataclasses.asdict(fitting.scenario(Sliders(**defaults()), {k: float(x) for k, x in values.items()}))
     fit = usl_fit()
     sigma = float(m.check_sigma(v["sigma"]))
     kappa = float(m.check_kappa(v["kappa_e4"] * 1e-4))

@@ -19,7 +19,7 @@ def mean_cpu_busy() -> float:
 def _readout(values: dict) -> str:
     """The model at the readout's processors: DB ITR, per processor, ITRR, the ETR and postings/hour
     at the measured runs' mean CPU busy, and both CFs' busy at that ETR."""
-    s = cal.scenario(values)  # every slider is a scenario input (cal.OTHER_SLIDERS: none pass through)
+    s = cal.scenario(values)  # every slider is a scenario input
     p = s.processors
     itr = float(s.scaling.itr(p))
     ratio = model.itrr(itr, float(s.scaling.itr(2)))

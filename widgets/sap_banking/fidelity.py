@@ -11,11 +11,12 @@ Known misses are marked by hand, with their reasons, in :data:`MISSES`.
 """
 from __future__ import annotations
 
-import itertools
 
 import numpy as np
 
-from ..ledger import LedgerRow, cell, half_unit
+from .. import identities
+from ..identities import cell
+from ..ledger import LedgerRow
 from . import calibration as cal
 from . import model as m
 from . import published as pub
@@ -62,17 +63,9 @@ def _row(quantity: str, condition: str, published: dict, model_value: float, tol
 
 def formula_row(quantity: str, condition: str, published: dict, inputs: list[dict], formula, run: str,
                 extra_slack: float = 0.0) -> LedgerRow:
-    """Identity: a printed cell against ``formula(*input values)``. Tolerance: the largest move of the
-    formula over the corners of the inputs' rounding intervals, plus half a unit of the printed cell
-    (and ``extra_slack`` for a cell printed in words, e.g. "59.1 million")."""
-    values = [c["value"] for c in inputs]
-    halves = [half_unit(c["printed"], c["unit"]) for c in inputs]
-    model_value = float(formula(*values))
-    spread = max(abs(float(formula(*[v + s * h for v, s, h in zip(values, signs, halves)])) - model_value)
-                 for signs in itertools.product((-1, 1), repeat=len(values)))
-    slack = spread + half_unit(published["printed"], published["unit"]) + extra_slack
-    return _row(quantity, condition, published, model_value, max(slack / abs(published["value"]), 1e-9),
-                "identity", run)
+    """Identity: a printed cell against ``formula(*input values)`` (:func:`widgets.identities.formula_row`)."""
+    return identities.formula_row(CHAPTER, _src(published), quantity, condition, published, inputs, formula,
+                                  extra_slack, MISSES.get((quantity, run), ""))
 
 
 def _config(run: str, processors: int) -> str:

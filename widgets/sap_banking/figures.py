@@ -1,7 +1,8 @@
 """The SAP Banking chapter's figures: one model, three surfaces.
 
-Every curve goes through :func:`calibration.scenario` (slider values -> model inputs) and the
-functions of :mod:`model`; the published points come from Table 3 with their citations.
+Every curve takes ``(x, scenario)``: :meth:`widgets.figure.Figure.evaluate` makes the scenario with
+:func:`calibration.scenario` (slider values -> model inputs), and the curves apply the functions of
+:mod:`model`; the published points come from Table 3 with their citations.
 """
 from __future__ import annotations
 
@@ -75,8 +76,7 @@ def _points(y: np.ndarray, x: np.ndarray, src: pd.Series, series: str, model_ser
 PROCESSOR_GRID = np.unique(np.r_[1.0, 2.0, 4.0, np.arange(8.0, 121.0, 4.0), 60.0])
 
 
-def _laws(cps, sigma, kappa_e4, per_processor: bool):
-    s = cal.scenario({"sigma": sigma, "kappa_e4": kappa_e4})
+def _laws(cps, s: cal.Scenario, per_processor: bool):
     p = np.asarray(cps, dtype=float)
     runs = _runs()
     base = float(runs.loc[runs["processors"] == 2, "itr_ds_per_s"].iloc[0]) / 2  # published, per processor
@@ -87,15 +87,15 @@ def _laws(cps, sigma, kappa_e4, per_processor: bool):
     return out
 
 
-def itr_curves(cps, sigma, kappa_e4, **live):
+def itr_curves(cps, s: cal.Scenario):
     """DB ITR (DS/s) against processors: the USL at the sliders (at the defaults, the fitted Amdahl law)
     and a straight line through the published 2-processor ITR (what "scales linearly" would mean)."""
-    return _laws(cps, sigma, kappa_e4, per_processor=False)
+    return _laws(cps, s, per_processor=False)
 
 
-def per_processor_curves(cps, sigma, kappa_e4, **live):
+def per_processor_curves(cps, s: cal.Scenario):
     """DB ITR per processor (DS/s per CP) against processors, the same two laws."""
-    return _laws(cps, sigma, kappa_e4, per_processor=True)
+    return _laws(cps, s, per_processor=True)
 
 
 def _itr_points(per_processor: bool) -> pd.DataFrame:
@@ -124,9 +124,8 @@ PER_PROCESSOR = _figure(
 # --- 2. the coupling facilities ----------------------------------------------------------------------------
 
 
-def cf_curves(etr, cf_capacity, **live):
+def cf_curves(etr, s: cal.Scenario):
     """Each CF's busy (%) against throughput (DS/s): its fitted cost per dialog step over its capacity."""
-    s = cal.scenario({"cf_capacity": cf_capacity})
     return {name: model.cf_busy_pct(etr, s.cf_cost[metric], s.cf_capacity)
             for metric, name in reversed(cal.CF_STRUCTURES.items())}
 
@@ -150,10 +149,9 @@ CF = _figure(
 # --- 3. Little's law --------------------------------------------------------------------------------------
 
 
-def little_curves(wps, response_s, **live):
+def little_curves(wps, s: cal.Scenario):
     """Dialog steps in the system (count) against dialog work processes configured: every work process
     busy (N = WPs), and Little's law N = X R with X the fitted DS/s per work process and R the slider."""
-    s = cal.scenario({"response_s": response_s})
     w = np.asarray(wps, dtype=float)
     return {"every work process busy (N = WPs)": w,
             "N = X R at the slider R": model.littles_law(s.etr_per_wp * w, s.response_s)}
@@ -179,15 +177,13 @@ LITTLE = _figure(
 ETR_GRID = np.arange(0.0, 3201.0, 100.0)
 
 
-def io_curves(etr, io_per_ds, **live):
+def io_curves(etr, s: cal.Scenario):
     """Database I/Os per second against throughput (DS/s), at the slider's I/Os per dialog step."""
-    s = cal.scenario({"io_per_ds": io_per_ds})
     return {"database I/O at the slider I/Os per step": np.asarray(etr, dtype=float) * s.io_per_ds}
 
 
-def log_curves(etr, log_kb_per_ds, **live):
+def log_curves(etr, s: cal.Scenario):
     """Log MB per second against throughput (DS/s), at the slider's KB per dialog step."""
-    s = cal.scenario({"log_kb_per_ds": log_kb_per_ds})
     return {"log at the slider KB per step": np.asarray(etr, dtype=float) * s.log_kb_per_ds / 1000}
 
 

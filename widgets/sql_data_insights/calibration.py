@@ -8,11 +8,14 @@ quantity on any named subset, :func:`value` evaluates the fitted form for one da
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import Mapping
 
 import numpy as np
 import pandas as pd
 
+from .. import fitting
 from ..fitting import relative_lsq, rms
 from . import model
 from . import published as pub
@@ -171,7 +174,7 @@ def heaps_calibration() -> dict:
     d = pub.datasets()
     n = d.loc[list(HEAPS_ROWS), "rows"].to_numpy()
     vocab = d.loc[list(HEAPS_ROWS), "vocabulary"].to_numpy()
-    k_raw, beta_raw = model.heaps_fit(n, vocab)
+    _, beta_raw = model.heaps_fit(n, vocab)
     beta = round(beta_raw, 3)
     k = model.heaps_k(n, vocab, beta)
     base = float(d.loc["view_4", "rows"])
@@ -208,3 +211,45 @@ def column_vocabulary_fit() -> tuple[float, float]:
     d = pub.family("Table 6-2")
     slope, intercept = np.polyfit(d["n_columns"].to_numpy(), d["vocabulary"].to_numpy(), 1)
     return float(intercept), float(slope)
+
+
+# --- the sliders -> the model's inputs --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """Every slider of the chapter; :func:`calibrated` gives each its fitted, published or argued value."""
+
+    columns: float  # columns selected (29: every view of Table 6-1)
+    bytes_per_word: float  # training text bytes per word (:func:`text_fit`)
+    rows_k: float  # rows, thousands (Table 6-2's views: 500,734 rows)
+    elapsed_per_mword: float  # elapsed minutes per million words (:func:`cost_fit`)
+    sqldi_cpu_per_mword: float  # SQL DI CPU minutes per million words
+    repeat_share: float  # share of new rows that repeat old values (:func:`heaps_calibration`)
+    beta: float  # Heaps exponent
+    distinct_log10: float  # distinct values per added column, log10 (:func:`column_vocabulary_fit`)
+    bytes_per_vector: float  # model bytes per vocabulary word (:func:`vector_fit`)
+    engines: float  # processors for training (:func:`concurrency_calibration`)
+    threads: float  # training threads per run
+    fixed_min: float  # minutes of a run that do not compete for processors
+    udf_overhead: float  # UDF overhead per call, x a built-in call (:func:`query_defaults`)
+    other_work: float  # other SQL work per query, x a built-in call
+    udf_wait: float  # extra UDF wait per call, x a built-in call (elapsed only)
+
+
+@lru_cache(maxsize=None)
+def calibrated() -> Scenario:
+    """The scenario at the calibration: each slider's exact fitted, published or argued value."""
+    heaps, conc, query = heaps_calibration(), concurrency_calibration(), query_defaults()
+    return Scenario(columns=29.0, bytes_per_word=text_fit(), rows_k=500.734,
+                    elapsed_per_mword=cost_fit("elapsed_min")[1], sqldi_cpu_per_mword=cost_fit("sqldi_cpu_min")[1],
+                    repeat_share=heaps["repeat_share"], beta=heaps["beta"],
+                    distinct_log10=math.log10(column_vocabulary_fit()[1]), bytes_per_vector=vector_fit(),
+                    engines=conc["engines"], threads=conc["threads"], fixed_min=conc["fixed"],
+                    udf_overhead=query["udf_overhead"], other_work=query["other_work"], udf_wait=query["udf_wait"])
+
+
+def scenario(values: Mapping[str, float]) -> Scenario:
+    """The scenario at the sliders' values: :func:`calibrated` with the fields they name replaced; any
+    other name is a ValueError."""
+    return fitting.scenario(calibrated(), values)

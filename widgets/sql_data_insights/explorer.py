@@ -132,17 +132,7 @@ class Planner(w.VBox):
         return self.result.value
 
 
-class Dashboard(w.VBox):
-    """Every figure in tabs, then the query box and the planner (for Voila)."""
-
-    def __init__(self):
-        self.explorer = study_dashboard(STUDY, readout=_readout)
-        self.query = QueryBox()
-        self.planner = Planner()
-        tools = w.Tab(children=[self.query, self.planner], titles=["Ask the miniature", "Plan a training run"])
-        super().__init__([self.explorer, tools])
-
-
-def dashboard() -> Dashboard:
-    """Every figure of the chapter in tabs, the miniature's query box and the planner (Voila)."""
-    return Dashboard()
+def dashboard() -> Explorer:
+    """Every figure of the chapter in tabs, then the miniature's query box and the planner (Voila)."""
+    tools = w.Tab(children=[QueryBox(), Planner()], titles=["Ask the miniature", "Plan a training run"])
+    return study_dashboard(STUDY, readout=_readout).add_tools(tools)

@@ -22,6 +22,7 @@ import pandas as pd
 
 from ..data import load_long
 from ..fitting import band, relative_lsq, rms
+from ..identities import half_unit
 from ..ledger import LedgerRow
 from . import calibration as fit
 from . import model
@@ -31,24 +32,12 @@ from .calibration import (HEAPS_ROWS, fit_set, concurrency_calibration, errors, 
 
 CHAPTER = "SQL Data Insights"
 FIT_FAMILY = fit.FIT_FAMILY
-PREDICTED = ("cols_10", "cols_20", "cols_30", "cols_60", "table_1")
 #: the quantities of the training cost, their unit and whether the model has a fixed part
 COSTS = {"elapsed_min": ("total elapsed time (min)", False), "sqldi_cpu_min": ("SQL DI CPU (min)", False),
          "db2_cpu_s": ("Db2 CPU (s)", True)}
 
 
 # --- fitting helpers ----------------------------------------------------------------------------
-
-
-def half_unit(printed: str) -> float:
-    """Half a unit of the last printed digit of a cell, in the cell's unit (``501 K`` -> 500)."""
-    text = printed.replace(",", "").strip()
-    scale = 1.0
-    if text.endswith("K"):
-        text, scale = text[:-1].strip(), 1000.0
-    text = text.rstrip("%")
-    decimals = len(text.split(".")[1]) if "." in text else 0
-    return 0.5 * 10 ** (-decimals) * scale
 
 
 @lru_cache(maxsize=None)
@@ -221,7 +210,8 @@ def rule_rows() -> list[LedgerRow]:
                   condition=f"Table 6-2's 10-column view; the rule's 3,300 B is {vector_fit():,.1f} B rounded up and "
                             f"counts 20 clusters per numeric column where the model has {clusters / n:.1f}: "
                             f"tolerance = that known bias, {bias:.2%}, rounded up to 0.5%",
-                  published=measured, model=estimate, tolerance=max(math.ceil(bias * 200) / 200, 0.005), role="predicted",
+                  published=measured, model=estimate, tolerance=max(math.ceil(bias * 200) / 200, 0.005),
+                  role="predicted",
                   cell=(pub.STUDY, pub.COLUMNS, "cols_10", "zload_size_mb")),
     ]
 
@@ -245,7 +235,8 @@ def concurrency_rows() -> list[LedgerRow]:
                   condition="2 x one run; printed to 0.01 min", published=pub.quoted(
                       "training_concurrency", "sequential_elapsed_min"),
                   model=float(model.sequential_elapsed(2, *args)), tolerance=0.005 / 11.04, role="identity"),
-        LedgerRow(chapter=CHAPTER, source=pub.cite_prose("training_concurrency", "concurrent_vs_sequential_change_pct", "6.1.2"),
+        LedgerRow(chapter=CHAPTER,
+                  source=pub.cite_prose("training_concurrency", "concurrent_vs_sequential_change_pct", "6.1.2"),
                   quantity="time saved by running together (%)",
                   condition="1 - together / back to back; printed as a whole percent ('22% less')",
                   published=-pub.quoted("training_concurrency", "concurrent_vs_sequential_change_pct"),
@@ -257,7 +248,8 @@ def concurrency_rows() -> list[LedgerRow]:
                   model=2 * float(conc.loc["single", "zfs_mb"]), tolerance=0.5 / 1080, role="predicted",
                   cell=(pub.STUDY, pub.CONCURRENT, "two_concurrent", "zfs_mb")),
     ] + [LedgerRow(
-        chapter=CHAPTER, source=pub.cite(pub.CONCURRENT, "two_concurrent", metric), quantity=f"{label}, two runs together",
+        chapter=CHAPTER, source=pub.cite(pub.CONCURRENT, "two_concurrent", metric),
+        quantity=f"{label}, two runs together",
         condition="Table_1 and Table_2 together = 2 x one run (Table 6-5), held to the printed rounding",
         published=float(conc.loc["two_concurrent", metric]), model=2 * float(conc.loc["single", metric]),
         tolerance=half_unit(printed_concurrent("two_concurrent", metric)) / float(conc.loc["two_concurrent", metric]),
@@ -339,7 +331,8 @@ def fit_forms() -> pd.DataFrame:
         k, beta = model.heaps_fit(w, y)  # a power law is the same log-log line
         out.append({"cost": label,
                     "per word: c": per, "RMS (per word)": rms(per * w / y - 1),
-                    "fixed + per word: a": fixed, "c": slope, "RMS (fixed + per word)": rms((fixed + slope * w) / y - 1),
+                    "fixed + per word: a": fixed, "c": slope,
+                    "RMS (fixed + per word)": rms((fixed + slope * w) / y - 1),
                     "power law: exponent": beta, "RMS (power law)": rms(k * w ** beta / y - 1)})
     return pd.DataFrame(out)
 

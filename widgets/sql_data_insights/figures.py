@@ -128,9 +128,9 @@ def _by_family(names, quantity: str, x_of) -> pd.DataFrame:
 # --- 1. training text (Figures 6-1 and 6-5) -------------------------------------------------------
 
 
-def text_rows_curves(rows, columns, bytes_per_word):
+def text_rows_curves(rows, s: cal.Scenario):
     """Training text (MB) against rows: bytes per word x rows x (columns + 1)."""
-    return {"model: training text": model.text_mb(model.words(rows, columns), bytes_per_word)}
+    return {"model: training text": model.text_mb(model.words(rows, s.columns), s.bytes_per_word)}
 
 
 TEXT_ROWS = _figure(
@@ -142,9 +142,9 @@ TEXT_ROWS = _figure(
              "fitted on the six views of Table 6-1.")
 
 
-def text_columns_curves(columns, bytes_per_word, rows_k):
+def text_columns_curves(columns, s: cal.Scenario):
     """Training text (MB) against the number of columns, at a number of rows."""
-    return {"model: training text": model.text_mb(model.words(rows_k * 1000.0, columns), bytes_per_word)}
+    return {"model: training text": model.text_mb(model.words(s.rows_k * 1000.0, columns), s.bytes_per_word)}
 
 
 TEXT_COLUMNS = _figure(
@@ -165,9 +165,9 @@ def _costs(n_words, elapsed_per_mword, sqldi_cpu_per_mword):
             "Db2 CPU": model.linear_cost(n_words, d_fixed, d_per) / 60.0}
 
 
-def cost_rows_curves(rows, columns, elapsed_per_mword, sqldi_cpu_per_mword):
+def cost_rows_curves(rows, s: cal.Scenario):
     """Elapsed time, SQL DI CPU and Db2 CPU (all in minutes) against rows."""
-    return _costs(model.words(rows, columns), elapsed_per_mword, sqldi_cpu_per_mword)
+    return _costs(model.words(rows, s.columns), s.elapsed_per_mword, s.sqldi_cpu_per_mword)
 
 
 def _cost_points(names, x_of) -> pd.DataFrame:
@@ -185,9 +185,9 @@ COST_ROWS = _figure(
     subtitle="One cost per word, fitted on Table 6-1 (Db2 CPU: plus a fixed part). Other tables: 0.6 to 1.5 times.")
 
 
-def cost_columns_curves(columns, rows_k, elapsed_per_mword, sqldi_cpu_per_mword):
+def cost_columns_curves(columns, s: cal.Scenario):
     """Elapsed time, SQL DI CPU and Db2 CPU (minutes) against columns, at a number of rows."""
-    return _costs(model.words(rows_k * 1000.0, columns), elapsed_per_mword, sqldi_cpu_per_mword)
+    return _costs(model.words(s.rows_k * 1000.0, columns), s.elapsed_per_mword, s.sqldi_cpu_per_mword)
 
 
 COST_COLUMNS = _figure(
@@ -215,9 +215,9 @@ def _resources(n_words, vocab):
             "zFS space": model.zfs_mb(text, vectors, cal.zfs_fit())}
 
 
-def resources_rows_curves(rows, repeat_share, beta):
+def resources_rows_curves(rows, s: cal.Scenario):
     """Peak memory and zFS space (MB) against rows of a 29-column view, vocabulary from Heaps' law."""
-    return _resources(model.words(rows, TABLE_6_1_COLUMNS), vocabulary_curve(rows, repeat_share, beta))
+    return _resources(model.words(rows, TABLE_6_1_COLUMNS), vocabulary_curve(rows, s.repeat_share, s.beta))
 
 
 def _resource_points(names, x_of) -> pd.DataFrame:
@@ -239,9 +239,9 @@ def column_vocabulary(columns, distinct_per_column):
     return V0 + v.non_negative("distinct_per_column", distinct_per_column, unit="values") * c
 
 
-def resources_columns_curves(columns, distinct_log10, rows_k):
+def resources_columns_curves(columns, s: cal.Scenario):
     """Peak memory and zFS space (MB) against columns, for a number of distinct values per added column."""
-    return _resources(model.words(rows_k * 1000.0, columns), column_vocabulary(columns, 10.0 ** distinct_log10))
+    return _resources(model.words(s.rows_k * 1000.0, columns), column_vocabulary(columns, 10.0 ** s.distinct_log10))
 
 
 RESOURCES_COLUMNS = _figure(
@@ -254,10 +254,10 @@ RESOURCES_COLUMNS = _figure(
 # --- 4. model size (Figures 6-4 and 6-8) ---------------------------------------------------------------------
 
 
-def model_size_curves(vocab, bytes_per_vector):
+def model_size_curves(vocab, s: cal.Scenario):
     """Model file size (MB) against the vocabulary. (IBM's 3,300-byte rule is the fit within 0.4%: a line
     of its own would sit on the model's, so the subtitle gives it.)"""
-    return {"model file (ZLOAD)": model.model_mb(vocab, bytes_per_vector)}
+    return {"model file (ZLOAD)": model.model_mb(vocab, s.bytes_per_vector)}
 
 
 MODEL_SIZE = _figure(
@@ -269,9 +269,10 @@ MODEL_SIZE = _figure(
              f"IBM's rule, {model.RULE_BYTES_PER_WORD:,.0f} bytes per word, is that line rounded up.")
 
 
-def model_columns_curves(columns, distinct_log10):
+def model_columns_curves(columns, s: cal.Scenario):
     """Model file size (MB) against columns (500,734 rows), for a number of distinct values per added column."""
-    return {"model file (ZLOAD)": model.model_mb(column_vocabulary(columns, 10.0 ** distinct_log10), cal.vector_fit())}
+    vocab = column_vocabulary(columns, 10.0 ** s.distinct_log10)
+    return {"model file (ZLOAD)": model.model_mb(vocab, cal.vector_fit())}
 
 
 MODEL_COLUMNS = _figure(
@@ -283,10 +284,10 @@ MODEL_COLUMNS = _figure(
 # --- 5. vocabulary growth -------------------------------------------------------------------------------------
 
 
-def vocabulary_curves(rows, repeat_share, beta):
+def vocabulary_curves(rows, s: cal.Scenario):
     """Vocabulary against rows: plain Heaps' law, and with a share of repeating rows beyond VIEW_4."""
-    return {"Heaps law, no repeats": vocabulary_curve(rows, 0.0, beta),
-            "with repeated rows": vocabulary_curve(rows, repeat_share, beta)}
+    return {"Heaps law, no repeats": vocabulary_curve(rows, 0.0, s.beta),
+            "with repeated rows": vocabulary_curve(rows, s.repeat_share, s.beta)}
 
 
 def _vocab_marks() -> pd.DataFrame:
@@ -308,9 +309,9 @@ VOCABULARY = _figure(
 # --- 6. concurrency (Figure 6-9) -------------------------------------------------------------------------------
 
 
-def concurrency_curves(runs, engines, threads, fixed_min):
+def concurrency_curves(runs, s: cal.Scenario):
     """Elapsed time (min) of identical trainings run together and one after another."""
-    args = (fixed_min, C["work"], engines, threads)
+    args = (s.fixed_min, C["work"], s.engines, s.threads)
     return {"run together": model.concurrent_elapsed(runs, *args),
             "one after another": model.sequential_elapsed(runs, *args)}
 
@@ -339,11 +340,11 @@ CONCURRENCY = _figure(
 # --- 7. query cost: built-in functions against UDFs (a reconstruction) -------------------------------------------
 
 
-def query_curves(invocations, udf_overhead, other_work, udf_wait):
+def query_curves(invocations, s: cal.Scenario):
     """CPU and elapsed cut of a BiF over a UDF (%), and the zIIP share of the BiF query (%)."""
-    return {"CPU cut (BiF vs UDF)": 100 * model.query_cut(invocations, udf_overhead, other_work),
-            "elapsed cut (BiF vs UDF)": 100 * model.query_cut(invocations, udf_overhead + udf_wait, other_work),
-            "zIIP share of a BiF query": 100 * model.ziip_share(invocations, other_work)}
+    return {"CPU cut (BiF vs UDF)": 100 * model.query_cut(invocations, s.udf_overhead, s.other_work),
+            "elapsed cut (BiF vs UDF)": 100 * model.query_cut(invocations, s.udf_overhead + s.udf_wait, s.other_work),
+            "zIIP share of a BiF query": 100 * model.ziip_share(invocations, s.other_work)}
 
 
 def _query_marks() -> pd.DataFrame:

@@ -22,8 +22,8 @@ def _ratio_range(quantity: str) -> tuple[float, float]:
 @lru_cache(maxsize=None)
 def calibration() -> model.Calibration:
     """The planner's constants (fitted on Table 6-1) and ranges (over all 11 data sets)."""
-    e_fixed, e_per = cost_fit("elapsed_min")
-    c_fixed, c_per = cost_fit("sqldi_cpu_min")
+    _, e_per = cost_fit("elapsed_min")
+    _, c_per = cost_fit("sqldi_cpu_min")
     d_fixed, d_per = cost_fit("db2_cpu_s")
     m_fixed, m_w, m_v = memory_fit()
     return model.Calibration(
@@ -39,7 +39,8 @@ def calibration() -> model.Calibration:
 
 PLAN_LABELS = {"words": ("words in the text", "", 1), "vocabulary": ("vocabulary", "words", 1),
                "text_mb": ("training text", "GB", 1e3), "model_mb": ("model file (ZLOAD)", "GB", 1e3),
-               "elapsed_min": ("elapsed time", "hours", 60), "sqldi_cpu_min": ("SQL DI CPU (zIIP-eligible)", "hours", 60),
+               "elapsed_min": ("elapsed time", "hours", 60),
+               "sqldi_cpu_min": ("SQL DI CPU (zIIP-eligible)", "hours", 60),
                "db2_cpu_s": ("Db2 CPU", "s", 1), "memory_mb": ("peak memory", "GB", 1024),
                "zfs_mb": ("zFS space", "GB", 1e3)}
 

@@ -19,10 +19,8 @@ STUDY = "sql_data_insights"
 ROWS = "t6_1_rows.csv"  # Table 6-1: six views, 29 columns, 501 K to 101,396 K rows
 COLUMNS = "t6_2_columns.csv"  # Table 6-2: 500,734 rows, 10 to 60 columns
 SHAPES = "t6_3_shapes.csv"  # Table 6-3: VIEW_1 against Table_1
-CONCURRENT_OBJECTS = "t6_4_concurrent_objects.csv"  # Table 6-4
 CONCURRENT = "t6_5_concurrent_runs.csv"  # Table 6-5: one run against two together
 QUOTED = "s6_quoted.csv"  # the chapter's prose
-QUERY_VIEWS = "tb_1_query_views.csv"  # Table B-1
 #: VIEW_4's word count: rows x (29 + 1) = 10,818,005 x 30. The table prints 342,540,150.
 VIEW_4_WORDS = 324_540_150
 MB_PER_GB = 1024  # Table 6-3's GB are 1024 MB (7.19 GB = 7,366 MB / 1024)

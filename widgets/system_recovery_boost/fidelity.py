@@ -8,7 +8,7 @@ which the chapter compares outside the ledger.
 """
 from __future__ import annotations
 
-from .. import ledger
+from .. import identities
 from ..ledger import LedgerRow
 from . import calibration
 from . import published as pub
@@ -19,7 +19,7 @@ FLR, HYPOTHESES, ENGINES = calibration.FLR, calibration.HYPOTHESES, calibration.
 
 
 def _cell(filename: str, run_id: str, metric: str) -> dict:
-    return ledger.cell(pub.STUDY, filename, run_id, metric)
+    return identities.cell(pub.STUDY, filename, run_id, metric)
 
 
 TABLES = {pub.UNPLANNED: "Table 3-7, unplanned outage", pub.PLANNED: "Table 3-8, planned outage"}
@@ -45,30 +45,32 @@ def identity_rows() -> list[LedgerRow]:
     rows = []
     for filename, label in TABLES.items():
         for run_id, run in (("no_boost", "no boost"), ("boost", "boost")):
-            rows.append(ledger.sum_row(
+            rows.append(identities.sum_row(
                 CHAPTER, pub.cite(filename, run_id, "db2_restart_s"), "Db2 restart time (s)",
                 f"{label}, {run}: the four printed phases summed",
                 _cell(filename, run_id, "db2_restart_s"), [_cell(filename, run_id, ph) for ph in pub.PHASES]))
         for metric in ("ipl_s", "db2_restart_s", *pub.PHASES):
             name = pub.PHASE_NAMES.get(metric, "Db2 restart")
-            rows.append(ledger.change_row(
+            rows.append(identities.change_row(
                 CHAPTER, pub.cite(filename, "delta", metric), f"change in {name} time (s)",
                 f"{label}: boost - no boost, as printed", _cell(filename, "delta", metric),
                 [_cell(filename, "no_boost", metric)], [_cell(filename, "boost", metric)], percent=False))
-        rows.append(ledger.sum_row(
+        rows.append(identities.sum_row(
             CHAPTER, pub.cite(filename, "delta", "db2_restart_s"), "change in Db2 restart time (s)",
             f"{label}: the four printed phase deltas summed", _cell(filename, "delta", "db2_restart_s"),
             [_cell(filename, "delta", ph) for ph in pub.PHASES]))
     q = pub.QUOTED
-    rows.append(ledger.sum_row(
+    rows.append(identities.sum_row(
         CHAPTER, pub.cite(q, "configuration", "active_ziips_during_boost_count"), "zIIPs working during the boost",
-        "2 assigned + 4 reserved zIIPs (test configuration)", _cell(q, "configuration", "active_ziips_during_boost_count"),
+        "2 assigned + 4 reserved zIIPs (test configuration)",
+        _cell(q, "configuration", "active_ziips_during_boost_count"),
         [_cell(q, "configuration", "ziips_count"), _cell(q, "configuration", "reserved_ziips_count")]))
-    rows.append(ledger.sum_row(
+    rows.append(identities.sum_row(
         CHAPTER, pub.cite(q, "backlog_boost", "active_ziips_during_boost_count"), "zIIPs working during the boost",
-        "backlog scenario: 2 zIIPs without the boost + 4 reserved", _cell(q, "backlog_boost", "active_ziips_during_boost_count"),
+        "backlog scenario: 2 zIIPs without the boost + 4 reserved",
+        _cell(q, "backlog_boost", "active_ziips_during_boost_count"),
         [_cell(q, "backlog_no_boost", "ziips_count"), _cell(q, "configuration", "reserved_ziips_count")]))
-    rows.append(ledger.repeat_row(
+    rows.append(identities.repeat_row(
         CHAPTER, pub.cite(q, "setup_messages", "transient_ziip_cores_count"), "transient zIIP cores (IEA675I message)",
         "the boost message against the 4 reserved zIIPs of the configuration",
         _cell(q, "setup_messages", "transient_ziip_cores_count"), _cell(q, "configuration", "reserved_ziips_count")))
@@ -88,7 +90,8 @@ def hypothesis_rows() -> list[LedgerRow]:
                               "not the zIIPs, are what the boost multiplied",
     }
     return [LedgerRow(
-        chapter=CHAPTER, source=pub.cite(pub.UNPLANNED, "boost", FLR), quantity="forward log recovery with the boost (s)",
+        chapter=CHAPTER, source=pub.cite(pub.UNPLANNED, "boost", FLR),
+        quantity="forward log recovery with the boost (s)",
         condition=f"unplanned outage; fully parallel, {name}: no-boost time x before / after",
         published=float(measured), model=fully_parallel_prediction(name), tolerance=0.005 / float(measured),
         role="predicted", miss=reasons[name], cell=(pub.STUDY, pub.UNPLANNED, "boost", FLR)) for name in HYPOTHESES]

@@ -70,14 +70,14 @@ BACKLOG_MARKS = _quoted_marks(
 SCENARIOS = ("planned, no boost", "planned, boost", "unplanned, no boost", "unplanned, boost")
 
 
-def restart_bars(x, engines_boost):
+def restart_bars(x, s: cal.Scenario):
     """Phase times (s) per scenario; FLR after an unplanned outage with the boost follows Amdahl."""
     planned, unplanned = pub.restart(pub.PLANNED), pub.restart(pub.UNPLANNED)
     rows = [planned.loc["no_boost"], planned.loc["boost"], unplanned.loc["no_boost"], unplanned.loc["boost"]]
     out = {}
     for metric in ("ipl_s",) + pub.PHASES:
         out[pub.PHASE_NAMES[metric]] = np.array([float(r[metric]) for r in rows])
-    out["forward log recovery"][3] = float(cal.flr_seconds(engines_boost))
+    out["forward log recovery"][3] = float(cal.flr_seconds(s.engines_boost))
     return {k: v[np.asarray(x, dtype=int)] for k, v in out.items()}
 
 
@@ -102,7 +102,7 @@ RESTART = _figure(
 # --- 2. parallel speed-up of forward log recovery ----------------------------------------------
 
 
-def flr_curves(engines, tasks):
+def flr_curves(engines, s: cal.Scenario):
     """FLR time (s) against engines online, under each hypothesis and with a cap of k tasks."""
     n = np.asarray(engines, dtype=float)
     s_e, p_e = cal.amdahl_fit(cal.ENGINES)
@@ -111,7 +111,7 @@ def flr_curves(engines, tasks):
     # lifts the 8-engine point above the measurement: why at least 8 tasks are needed)
     return {"Amdahl: engines 4 -> 8": model.amdahl_time(n, s_e, p_e),
             "Amdahl: zIIPs 2 -> 6": model.amdahl_time(np.maximum(n - 2.0, 0.5), s_z, p_z),
-            "capped at k tasks": model.task_capped_time(n, s_e, p_e, tasks)}
+            "capped at k tasks": model.task_capped_time(n, s_e, p_e, s.tasks)}
 
 
 def _flr_points() -> pd.DataFrame:
@@ -132,8 +132,7 @@ FLR_SPEEDUP = _figure(
 # --- 3. the backlog after an outage ---------------------------------------------------------------
 
 
-def _timelines(**values) -> tuple[dict, dict]:
-    o = cal.scenario(values)
+def _timelines(o: cal.Scenario) -> tuple[dict, dict]:
     return model.backlog_timeline(o, 0.25), model.backlog_timeline(replace(o, boost_engines=0.0), 0.25)
 
 
@@ -141,21 +140,21 @@ def _on_grid(tl: dict, key: str, t) -> np.ndarray:
     return np.interp(np.asarray(t, dtype=float), tl["t_min"], tl[key])
 
 
-def etr_timeline(t, outage_min, contention, **live):
+def etr_timeline(t, s: cal.Scenario):
     """Throughput over time (fraction of normal capacity), with and without the boost."""
-    boost, plain = _timelines(outage_min=outage_min, contention=contention, **live)
+    boost, plain = _timelines(s)
     return {"with boost": _on_grid(boost, "etr", t), "without boost": _on_grid(plain, "etr", t)}
 
 
-def wait_timeline(t, arrival_ratio, boost_engines, **live):
+def wait_timeline(t, s: cal.Scenario):
     """Minutes a transaction arriving at time t waits (backlog / throughput)."""
-    boost, plain = _timelines(arrival_ratio=arrival_ratio, boost_engines=boost_engines, **live)
+    boost, plain = _timelines(s)
     return {"with boost": _on_grid(boost, "wait_min", t), "without boost": _on_grid(plain, "wait_min", t)}
 
 
-def utilisation_timeline(t, boost_window_min, db2_start_min, **live):
+def utilisation_timeline(t, s: cal.Scenario):
     """Share of the online engines that are busy."""
-    boost, plain = _timelines(boost_window_min=boost_window_min, db2_start_min=db2_start_min, **live)
+    boost, plain = _timelines(s)
     return {"with boost": _on_grid(boost, "utilisation", t), "without boost": _on_grid(plain, "utilisation", t)}
 
 
@@ -179,11 +178,11 @@ BACKLOG_UTIL = _figure(
     subtitle="Every engine online is busy while a backlog remains; the boost window starts at IPL, not at Db2 start.")
 
 
-def clear_curves(outage_min, arrival_ratio, contention):
+def clear_curves(outage_min, s: cal.Scenario):
     """Minutes after IPL until the backlog is gone, for each outage length (capped at the horizon)."""
     out = {"with boost": [], "without boost": []}
     for outage in np.asarray(outage_min, dtype=float):
-        o = cal.scenario({"outage_min": outage, "arrival_ratio": arrival_ratio, "contention": contention})
+        o = replace(s, outage_min=float(outage))
         for key, case in (("with boost", o), ("without boost", replace(o, boost_engines=0.0))):
             out[key].append(min(model.time_to_clear(case, 0.5), o.horizon_min))
     return {k: np.array(v) for k, v in out.items()}
@@ -201,15 +200,15 @@ CLEAR_TIME = _figure(
 USERS = np.arange(1.0, 1202.0, 30.0)  # past both saturation points at the defaults (~500 and ~1,000 users)
 
 
-def closed_loop_curves(users, think_s, demand_ms):
+def closed_loop_curves(users, s: cal.Scenario):
     """ETR (transactions/s) of a closed loop of users on 4 and on 8 engines (exact MVA)."""
-    return {name: model.mva_closed_loop(users, think_s, demand_ms / 1e3, engines)["throughput"]
+    return {name: model.mva_closed_loop(users, s.think_s, s.demand_ms / 1e3, engines)["throughput"]
             for name, engines in (("4 engines (no boost)", 4), ("8 engines (boost)", 8))}
 
 
-def response_curves(users, think_s, demand_ms):
+def response_curves(users, s: cal.Scenario):
     """Response time (s) of the same loop."""
-    return {name: model.mva_closed_loop(users, think_s, demand_ms / 1e3, engines)["response_s"]
+    return {name: model.mva_closed_loop(users, s.think_s, s.demand_ms / 1e3, engines)["response_s"]
             for name, engines in (("4 engines (no boost)", 4), ("8 engines (boost)", 8))}
 
 

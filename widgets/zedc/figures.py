@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ..figure import Axis, Figure, Param
+from . import calibration as cal
 from . import model
 from . import published as pub
 
@@ -34,11 +35,11 @@ def _rule(run: str, metric: str, label: str) -> dict:
 # --- 1. disk held against the compression ratio ------------------------------------------------------
 
 
-def disk_curves(ratio, volume_tb_per_day, retention_days):
+def disk_curves(ratio, s: cal.Scenario):
     """Disk held (TB) over the retention window, uncompressed and at the ratio on the x-axis."""
     ratio = np.asarray(ratio, dtype=float)
-    return {"uncompressed": model.stored_tb(volume_tb_per_day, retention_days, np.ones_like(ratio)),
-            "compressed at this ratio": model.stored_tb(volume_tb_per_day, retention_days, ratio)}
+    return {"uncompressed": model.stored_tb(s.volume_tb_per_day, s.retention_days, np.ones_like(ratio)),
+            "compressed at this ratio": model.stored_tb(s.volume_tb_per_day, s.retention_days, ratio)}
 
 
 DISK = _figure(
@@ -54,12 +55,13 @@ DISK = _figure(
 # --- 2. CPU against what the claimed cut leaves ----------------------------------------------------
 
 
-def cpu_curves(left_pct, volume_tb_per_day, cpu_s_per_gb):
+def cpu_curves(left_pct, s: cal.Scenario):
     """Engine-hours a day for compression in software, and with ``left_pct`` percent of it left
     (a claimed cut of ``100 - left_pct`` percent)."""
     cut = 100.0 - np.asarray(left_pct, dtype=float)
-    return {"software compression": model.cpu_hours_after_cut(volume_tb_per_day, cpu_s_per_gb, np.zeros_like(cut)),
-            "after the claimed cut": model.cpu_hours_after_cut(volume_tb_per_day, cpu_s_per_gb, cut)}
+    return {"software compression": model.cpu_hours_after_cut(s.volume_tb_per_day, s.cpu_s_per_gb,
+                                                              np.zeros_like(cut)),
+            "after the claimed cut": model.cpu_hours_after_cut(s.volume_tb_per_day, s.cpu_s_per_gb, cut)}
 
 
 def _cut_rule(run: str, metric: str, label: str) -> dict:

@@ -62,7 +62,8 @@ def cite(run_id: str, metric: str) -> str:
 #: The performance claims as the note shows them: (run_id, metric, what is claimed, against what).
 SHOWN = (
     ("bsam_qsam", "disk_reduction_vs_uncompressed_x", "less disk space", "uncompressed BSAM/QSAM data sets"),
-    ("bsam_qsam", "disk_reduction_vs_existing_compression_x", "the reduction in disk space (§: double of what, unstated; read here as half the size)",
+    ("bsam_qsam", "disk_reduction_vs_existing_compression_x",
+     "the reduction in disk space (§: double of what, unstated; read here as half the size)",
      "the existing DFSMS compression (generic, tailored)"),
     ("bsam_qsam", "compression_cpu_reduction_pct", "less CPU for compression and decompression",
      "the existing DFSMS compression (generic, tailored), which the deck calls hardware compression; not zlib"),

@@ -8,7 +8,7 @@ benchmark measured once.
 """
 from __future__ import annotations
 
-from .. import ledger
+from .. import identities
 from ..data import number
 from ..ledger import LedgerRow
 from . import model
@@ -16,15 +16,6 @@ from . import published as pub
 from .calibration import calibrated_path, log_share, read_calibration
 
 CHAPTER = "zHyperLink"
-
-
-def option_tolerance() -> float:
-    """Relative tolerance from the printed rounding of the three options (0.05 points each)."""
-    a = -pub.value("option_database", "elapsed_change_pct") / 100
-    b = -pub.value("option_activelog", "elapsed_change_pct") / 100
-    enable = -pub.value("option_enable", "elapsed_change_pct") / 100
-    spread = 0.0005 * (1 - b) + 0.0005 * (1 - a) + 0.0005
-    return spread / enable
 
 
 def run_to_run_noise() -> float:
@@ -52,7 +43,7 @@ def option_noise_points() -> float:
 
 
 def _cell(run_id: str, metric: str) -> dict:
-    return ledger.cell(pub.STUDY, pub.RESULTS, run_id, metric)
+    return identities.cell(pub.STUDY, pub.RESULTS, run_id, metric)
 
 
 def _cut(run_id: str, metric: str = "elapsed_change_pct") -> float:
@@ -116,7 +107,7 @@ def cpu_rows() -> list[LedgerRow]:
                   quantity="LPAR CPU increase (%), clean LPAR",
                   condition=f"70 GB pools, {n70:g} reads per transaction; predicted with the 10 GB run's cost per read",
                   published=c70["value"], model=per_read * n70,
-                  tolerance=(ledger.half_unit(c70["printed"]) + n70 / n10 * ledger.half_unit(c10["printed"]))
+                  tolerance=(identities.half_unit(c70["printed"]) + n70 / n10 * identities.half_unit(c10["printed"]))
                   / c70["value"], role="predicted", cell=c70["key"],
                   miss="5% at 7.5 reads is 0.67% per read, 13.8% at 28 reads only 0.49%: either part of the CPU "
                        "cost does not scale with the reads, or the 70 GB baseline (fewer asynchronous reads) is "
@@ -136,8 +127,10 @@ def log_rows() -> list[LedgerRow]:
     return [
         LedgerRow(chapter=CHAPTER, source=pub.cite(pub.RESULTS, "log_write", "latency_change_pct"),
                   quantity="transaction latency reduction (%)",
-                  condition=f"one-way data sharing, log wait -54%; log share {share:.0%} = 24/54: exact by construction",
-                  published=-one_way["value"], model=100 * float(model.commit_latency_reduction(share, _cut("log_write", "log_wait_change_pct"))),
+                  condition=f"one-way data sharing, log wait -54%; log share {share:.0%} = 24/54: "
+                            "exact by construction",
+                  published=-one_way["value"],
+                  model=100 * float(model.commit_latency_reduction(share, _cut("log_write", "log_wait_change_pct"))),
                   tolerance=0.001, role="fitted", cell=one_way["key"]),
         LedgerRow(chapter=CHAPTER, source=pub.cite(pub.RESULTS, "log_write_index_split", "latency_change_pct"),
                   quantity="transaction latency reduction (%)",
@@ -175,7 +168,7 @@ def repeat_rows() -> list[LedgerRow]:
         ("log_write_large_summary", "elapsed_change_pct", "log_write_large", "avg_response_time_change_pct",
          "striped logs, 128-record writes: 'a minimum of 20%' against 'approximately 20%'", ""),
     )
-    return [ledger.repeat_row(CHAPTER, pub.cite(pub.RESULTS, run, metric), "reduction as printed twice (%)", how,
+    return [identities.repeat_row(CHAPTER, pub.cite(pub.RESULTS, run, metric), "reduction as printed twice (%)", how,
                               _cell(run, metric), _cell(other, other_metric), miss=miss)
             for run, metric, other, other_metric, how, miss in pairs]
 
@@ -191,6 +184,7 @@ def misses() -> list[dict]:
     enable = -pub.value("option_enable", "elapsed_change_pct")
     return [
         {"quantity": "ENABLE, product rule 1 - (1 - a)(1 - b) (the other combining rule; inside the noise, like a + b)",
-         "published": enable, "model": round(100 * float(model.combined_reduction(a / 100, b / 100, multiplicative=True)), 2),
+         "published": enable,
+         "model": round(100 * float(model.combined_reduction(a / 100, b / 100, multiplicative=True)), 2),
          "error": f"{float(model.combined_reduction(a / 100, b / 100, multiplicative=True)) * 100 / enable - 1:+.1%}"},
     ]

@@ -1,6 +1,7 @@
 """The zHyperLink chapter's figures (one model, three surfaces)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 
 import numpy as np
@@ -53,11 +54,10 @@ def _point(run: str, metric: str, x: float, y: float, series: str, condition: st
 # --- 1. elapsed time against reads per transaction --------------------------------------------
 
 
-def elapsed_curves(reads, hit_ratio, t_miss_us, **live):
+def elapsed_curves(reads, s: cal.Scenario):
     """Elapsed-time cut (%) from zHyperLink reads, with the calibrated time outside reads."""
     other, _ = cal.read_calibration()
-    path = cal.scenario({"hit_ratio": hit_ratio, "t_miss_us": t_miss_us, **live})
-    return {"model: zHyperLink reads": 100 * model.elapsed_reduction(reads, other, path)}
+    return {"model: zHyperLink reads": 100 * model.elapsed_reduction(reads, other, s)}
 
 
 ELAPSED = _figure(
@@ -73,11 +73,11 @@ ELAPSED = _figure(
 # --- 2. the cut against the disk-cache hit ratio ---------------------------------------------------
 
 
-def hit_curves(hit_pct, reads, t_miss_us):
+def hit_curves(hit_pct, s: cal.Scenario):
     """Elapsed-time cut (%) against the disk-cache hit ratio (%), at a number of reads."""
     other, _ = cal.read_calibration()
-    path = cal.scenario({"hit_ratio": np.asarray(hit_pct, dtype=float) / 100, "t_miss_us": t_miss_us})
-    return {"model: zHyperLink reads": 100 * model.elapsed_reduction(reads, other, path)}
+    path = replace(s, hit_ratio=np.asarray(hit_pct, dtype=float) / 100)
+    return {"model: zHyperLink reads": 100 * model.elapsed_reduction(s.reads, other, path)}
 
 
 HIT_RATIO = _figure(
@@ -103,12 +103,12 @@ def _cpu_subtitle() -> str:
             f"gives {c10 / n10 * n70:.1f}%, not {c70:g}%.")
 
 
-def cpu_curves(speed, break_even_speed, background_factor):
+def cpu_curves(speed, s: cal.Scenario):
     """CPU change (%) per transaction against processor speed (x the z14)."""
-    spin, switch = cal.cpu_shares(break_even_speed)
+    spin, switch = cal.cpu_shares(s.break_even_speed)
     return {"10 GB pools (28 reads)": 100 * model.cpu_change(28, speed, spin, switch),
             "70 GB pools (7½ reads)": 100 * model.cpu_change(7.5, speed, spin, switch),
-            "10 GB pools, with background work": 100 * model.cpu_change(28, speed, spin, switch * background_factor)}
+            "10 GB pools, with background work": 100 * model.cpu_change(28, speed, spin, switch * s.background_factor)}
 
 
 CPU = _figure(
@@ -130,9 +130,9 @@ CPU = _figure(
 # --- 4. combining the ZHYPERLINK options ------------------------------------------------------------
 
 
-def option_curves(activelog_pct, database_cut):
+def option_curves(activelog_pct, s: cal.Scenario):
     """ENABLE predicted from DATABASE and ACTIVELOG cuts: by additivity, and the product rule for comparison."""
-    a = np.full_like(np.asarray(activelog_pct, dtype=float), database_cut / 100)
+    a = np.full_like(np.asarray(activelog_pct, dtype=float), s.database_cut / 100)
     b = np.asarray(activelog_pct, dtype=float) / 100
     return {"additive: a+b": 100 * model.combined_reduction(a, b),
             "product rule: 1-(1-a)(1-b)": 100 * model.combined_reduction(a, b, multiplicative=True)}
@@ -149,12 +149,13 @@ OPTIONS = _figure(
 # --- 5. log writes and commit latency ----------------------------------------------------------------
 
 
-def latency_curves(wait_cut_pct, latch_share):
+def latency_curves(wait_cut_pct, s: cal.Scenario):
     """Commit-latency cut (%) against the log-wait cut, with the log share from the 1-way insert test."""
     w = np.asarray(wait_cut_pct, dtype=float) / 100
     share = cal.log_share()
     latch_cut = cal.latch_cut_per_wait_cut()  # the latch falls in proportion: 41/63
-    both = model.commit_latency_reduction(min(share, 1 - latch_share), w, latch_share, np.clip(w * latch_cut, 0, 1))
+    both = model.commit_latency_reduction(min(share, 1 - s.latch_share), w, s.latch_share,
+                                          np.clip(w * latch_cut, 0, 1))
     return {"log wait only": 100 * model.commit_latency_reduction(share, w), "log wait and latch": 100 * both}
 
 
@@ -172,13 +173,12 @@ LATENCY = _figure(
 # --- 6. memory or zHyperLink? ----------------------------------------------------------------------
 
 
-def memory_curves(pool_gb, hit_ratio, skew):
+def memory_curves(pool_gb, s: cal.Scenario):
     """Transaction elapsed time (ms) against buffer pool size, with zHPF and with zHyperLink."""
     other, _ = cal.read_calibration()
-    reads = cal.reads_per_transaction(pool_gb, skew)
-    path = cal.scenario({"hit_ratio": hit_ratio})
-    return {"zHPF": model.elapsed_us(reads, other, path, zhyperlink=False) / 1000,
-            "zHyperLink": model.elapsed_us(reads, other, path, zhyperlink=True) / 1000}
+    reads = cal.reads_per_transaction(pool_gb, s.skew)
+    return {"zHPF": model.elapsed_us(reads, other, s, zhyperlink=False) / 1000,
+            "zHyperLink": model.elapsed_us(reads, other, s, zhyperlink=True) / 1000}
 
 
 def _memory_points() -> pd.DataFrame:
