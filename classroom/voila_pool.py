@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.metadata
 import os
 import subprocess
 import sys
@@ -47,6 +48,26 @@ from traitlets import Float, Int
 
 from widgets.svgserver import SERVER_ENV
 
+#: The Voila release line whose private pool this module reads and paces (``_pools``, ``wait_before``,
+#: ``_initialize``): another line may rename them, and this module must then stop, not quietly stop pacing.
+VOILA_LINE = "0.5."
+
+
+def check_voila(version: str | None = None, module=_vkm) -> None:
+    """Fail loudly when the installed Voila is not the one this module replaces parts of: RuntimeError naming
+    the version found (or the missing private name) and the line it was written for."""
+    version = version or importlib.metadata.version("voila")
+    if not version.startswith(VOILA_LINE):
+        raise RuntimeError(f"classroom.voila_pool reads Voila {VOILA_LINE}x's private kernel pool, but Voila "
+                           f"{version} is installed: check voila/voila_kernel_manager.py (_pools, wait_before, "
+                           f"_initialize) and update this module, or install the version requirements.txt pins")
+    for name in ("wait_before", "voila_kernel_manager_factory"):
+        if not hasattr(module, name):
+            raise RuntimeError(f"classroom.voila_pool: voila.voila_kernel_manager has no {name!r} (Voila {version}); "
+                               "the pool this module paces has changed shape")
+
+
+check_voila()
 _voila_wait_before = _vkm.wait_before
 _CLASS_MANAGERS: list["ClassKernelManager"] = []
 
@@ -128,9 +149,20 @@ class ClassKernelManager(AsyncMappingKernelManager):
             self._stop_svg_service()
 
     # --- paced pool starts ------------------------------------------------------------------------
+    def _pool_map(self) -> dict:
+        """Voila's pool (notebook -> list of kernel start tasks), checked: a RuntimeError, not a silent empty
+        pool, when Voila keeps it under another name or shape."""
+        if not hasattr(self, "fill_if_needed"):
+            return {}  # Voila did not wrap this manager in its pool (no pre-heated kernels): nothing is pooled
+        pools = getattr(self, "_pools", None)
+        if not isinstance(pools, dict) or not all(isinstance(p, list) for p in pools.values()):
+            raise RuntimeError(f"classroom.voila_pool: Voila's pool is not a dict of lists under _pools "
+                               f"(found {type(pools).__name__}); the pre-heated pool has changed shape")
+        return pools
+
     def _warm_in_pool(self) -> int:
         """Kernels in Voila's pool that have started and wait for a student."""
-        pools = getattr(self, "_pools", {})
+        pools = self._pool_map()
         return sum(1 for pool in pools.values() for task in pool if task.done() and not task.exception())
 
     async def start_kernel(self, *args, **kwargs):
@@ -152,7 +184,7 @@ class ClassKernelManager(AsyncMappingKernelManager):
 
     def _drop_from_pool(self, kernel_id: str) -> str | None:
         """Take ``kernel_id`` out of Voila's pool if it waits there; returns its notebook (None if not pooled)."""
-        for notebook, pool in getattr(self, "_pools", {}).items():
+        for notebook, pool in self._pool_map().items():
             for task in pool:
                 if task.done() and not task.exception() and task.result().get("kernel_id") == kernel_id:
                     pool.remove(task)
@@ -167,7 +199,7 @@ class ClassKernelManager(AsyncMappingKernelManager):
         self._pool_starts += 1
         number = self._pool_starts
         if number == 1:  # Voila's first fill: every pool task it made at start-up (one pool per notebook)
-            self._first_fill = sum(len(pool) for pool in getattr(self, "_pools", {}).values()) or 1
+            self._first_fill = sum(len(pool) for pool in self._pool_map().values()) or 1
         if number == 1:  # the first kernel warms alone and fills the chart cache
             kernel_id = await super().start_kernel(*args, **kwargs)
             asyncio.get_event_loop().create_task(self._release_when_warm(kernel_id, self._first_warm.set))

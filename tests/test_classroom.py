@@ -195,3 +195,30 @@ def test_no_release_notebook_contains_a_solution(graded_course):
         assert "BEGIN SOLUTION" not in text and "hw.reference" not in text, ch
         assert "raise NotImplementedError()" in text
         assert len(_graded(nb)) >= 3
+
+
+def test_the_class_pool_fails_loudly_on_another_voila():
+    """classroom/voila_pool.py reads Voila's private pool: a Voila it was not written for stops it with the
+    version named, and a pool of another shape is an error, not a silently empty pool."""
+    import types
+
+    from classroom import voila_pool
+
+    voila_pool.check_voila()  # the pinned Voila passes
+    with pytest.raises(RuntimeError, match=r"Voila 0\.6\.0 is installed"):
+        voila_pool.check_voila("0.6.0")
+    with pytest.raises(RuntimeError, match="has no 'wait_before'"):
+        voila_pool.check_voila("0.5.13", module=types.SimpleNamespace(voila_kernel_manager_factory=None))
+
+    class Wrapped(voila_pool.ClassKernelManager):
+        def fill_if_needed(self, *args, **kwargs):  # what Voila's pool adds
+            pass
+
+    pooled = Wrapped.__new__(Wrapped)
+    pooled._pools = {"nb.ipynb": []}
+    assert pooled._pool_map() == {"nb.ipynb": []}
+    pooled._pools = {"nb.ipynb": {}}  # renamed or reshaped in another Voila
+    with pytest.raises(RuntimeError, match="changed shape"):
+        pooled._pool_map()
+    bare = voila_pool.ClassKernelManager.__new__(voila_pool.ClassKernelManager)
+    assert bare._pool_map() == {}  # no pre-heated pool: nothing pooled, no error
