@@ -32,6 +32,9 @@
 
   function show(fault, via) {
     if (state.leaving || state.fault === fault) { return; }
+    // once the server was lost, its kernels went with it: a kernel reported gone after that is the same
+    // fault, and the words that fit are the server's ("it is back: reload"), not "the Python process stopped"
+    if (fault === "kernel" && (state.fault === "server" || state.fault === "server-back")) { return; }
     state.fault = fault;
     state.via = via;
     state.shownAt = Date.now();
