@@ -11,7 +11,8 @@ import pandas as pd
 import pytest
 
 from tools import seeds
-from widgets.data import DataError, data_dir, flagged, load_long, printed_table, sources, wide
+from widgets.citations import flagged
+from widgets.data import DataError, data_dir, load_long, printed_table, sources, wide
 
 STUDY = "large_memory"
 SEED_NAME = "000_146de95091e26057.txt"

@@ -7,7 +7,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from ..data import citation
+from ..citations import cite
 from ..figure import Axis, Figure, Param
 from . import calibration as cal
 from . import model
@@ -189,7 +189,7 @@ def eyeball_chart(screen: str) -> alt.Chart:
         width=520, height=300, title=alt.TitleParams(
             f"Pool Info screen {screen}: hit ratio against I/O rate",
             subtitle=[f"Each point a pool (size: getpages), over {minutes:.1f} minutes. Source: "
-                      f"{citation(STUDY, pub.SCREENS[screen])}."], anchor="start"))
+                      f"{cite(STUDY, pub.SCREENS[screen])}."], anchor="start"))
 
 
 # --- the Buffer Pool Tool's charts (the simulator's tables, drawn) ----------------------------------

@@ -9,7 +9,8 @@ from functools import lru_cache
 
 import pandas as pd
 
-from ..data import citing, load_long, study_document, wide
+from ..citations import citing, study_document
+from ..data import load_long, wide
 
 STUDY = "large_memory"
 #: ``cite(filename, run_id, metric)``: document, section, table and page of one printed cell.

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from .. import validation as v
-from ..data import study_document
+from ..citations import study_document
 from ..figure import Axis, Figure, Param, printed_number
 from . import calibration as cal
 from . import model, planner
