@@ -207,16 +207,11 @@ def itr_ratio_curves(pool_gb, s: cal.Scenario):
     return {k.replace("model: ", "model ITRR: "): now[k] / base[k][0] for k in now}
 
 
-FIGURE_18_TEXT = published.FIGURE_18_TEXT
-
-
 def _itrr_points() -> pd.DataFrame:
-    rows = [{"x": 638.0, "y": 1.21, "series": "published: zEC12 (Figure 18)",
-             "condition": "consolidated, 638 vs 161 GB",
-             "source": FIGURE_18_TEXT},
-            {"x": 638.0, "y": 1.24, "series": "published: z13 (Figure 18)", "condition": "consolidated, 638 vs 161 GB",
-             "source": FIGURE_18_TEXT}]
-    return pd.DataFrame(rows)
+    ratios = published.itr_ratios()
+    return pd.DataFrame({"x": 638.0, "y": ratios["itrr"],
+                         "series": [f"published: {m} (Figure 18)" for m in ratios["machine"]],
+                         "condition": "consolidated, 638 vs 161 GB", "source": ratios["source"]})
 
 
 ITR_RATIO = _figure(
