@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pytest
 
-from widgets.data import reader_facing
+from widgets.citations import reader_facing
 from widgets.explorer import Explorer
 from widgets.figure import SIGNIFICANT_DIGITS, Axis, Figure, Param, grid_table, static_chart
 from widgets.large_memory import figures as F

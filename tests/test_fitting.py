@@ -16,7 +16,7 @@ def test_through_origin_is_the_least_squares_slope_in_the_unit_of_y():
     sse = lambda k: float(((k * x - y) ** 2).sum())  # noqa: E731
     assert sse(c) < min(sse(c * 1.01), sse(c * 0.99))
     # the relative fit weighs the small point more, and so gives another slope
-    assert fitting.relative_lsq(x, y)[0] != pytest.approx(c, rel=1e-3)
+    assert fitting.relative_linear_least_squares(x, y)[0] != pytest.approx(c, rel=1e-3)
 
 
 def test_through_origin_refuses_what_has_no_slope():
@@ -26,8 +26,8 @@ def test_through_origin_refuses_what_has_no_slope():
         fitting.through_origin([0.0, 0.0], [1.0, 2.0])
 
 
-def test_relative_lsq_with_one_coefficient_is_the_constant_ratio():
+def test_relative_linear_least_squares_with_one_coefficient_is_the_constant_ratio():
     """y = k x with each point's error a share of its own y: k = sum(x/y) / sum((x/y)^2)."""
     x, y = np.array([2.0, 4.0, 10.0]), np.array([1.1, 1.9, 5.2])
     r = x / y
-    assert fitting.relative_lsq(x, y)[0] == pytest.approx(r.sum() / (r * r).sum())
+    assert fitting.relative_linear_least_squares(x, y)[0] == pytest.approx(r.sum() / (r * r).sum())

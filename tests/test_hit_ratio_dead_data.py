@@ -22,7 +22,8 @@ import re
 import pytest
 
 from tools import seeds
-from widgets.data import data_dir, flagged, load_long, printed_table, sources, wide
+from widgets.citations import flagged
+from widgets.data import data_dir, load_long, printed_table, sources, wide
 
 STUDY = "hit_ratio_dead"
 SEED_NAME = "002_0dd9d95ee22b6422.txt"

@@ -27,14 +27,16 @@ SENTENCES: dict[tuple[str, str], tuple[str, str] | str] = {
         "says the IMS read rate is *not* a prediction (its rows are fitted)",
     ("hit_ratio_dead", "then the 161 GB run predicts the 638 GB run"): ("sync reads per s of a large-memory run", ""),
     ("hit_ratio_dead", "The two *predicted* rows are the bridge"): ("sync reads per s of a large-memory run", ""),
-    ("hit_ratio_dead", "sync reads predicted from its total hit ratios"): ("sync reads per s of a large-memory run", ""),
+    ("hit_ratio_dead", "sync reads predicted from its total hit ratios"):
+        ("sync reads per s of a large-memory run", ""),
     ("fast_index_traversal", "The three select rows are *predictions*"): ("getpage cut per random select", ""),
     ("fast_index_traversal", "and predicts the measured getpage cut"): ("getpage cut per random select", ""),
     ("zhyperlink", "the model predicts % at 7.5 reads"): ("LPAR CPU increase", "70 GB"),
     ("zhyperlink", "each option predicted from the other two"): ("elapsed-time reduction (%), ZHYPERLINK=", ""),
     ("zhyperlink", "predicts 27.8% against 27.4% measured"): ("elapsed-time reduction (%), ZHYPERLINK=ENABLE", ""),
     ("zhyperlink", "The *predictions* are few and honest"): ("", "predicted"),
-    ("system_recovery_boost", "doubling the engines would predict s against the measured"): ("forward log recovery with the boost", ""),
+    ("system_recovery_boost", "doubling the engines would predict s against the measured"):
+        ("forward log recovery with the boost", ""),
     ("system_recovery_boost", "the engines hypothesis predicts s, if at least 10 tasks"):
         "an extrapolation to 10 engines, which no run measured: no ledger row",
     ("system_recovery_boost", "and predict a boost with 10 engines"): "an exercise: a configuration no run measured",
@@ -42,12 +44,18 @@ SENTENCES: dict[tuple[str, str], tuple[str, str] | str] = {
     ("system_recovery_boost", "The *predictions* are each hypothesis's fully parallel form"):
         ("forward log recovery with the boost", ""),
     ("sql_data_insights", "The other five data sets"): ("", "leave-one-out"),
-    ("sql_data_insights", "a prediction outside that band stays in the ledger"): "how the ledger treats predictions, in general",
-    ("sql_data_insights", "*predicts* all five other data sets within"): ("zFS space (MB)", "predicted from the Table 6-1 fit"),
-    ("sql_data_insights", "It predicts the 20- and 30-column views"): ("peak memory (MB)", "predicted from the Table 6-1 fit"),
-    ("sql_data_insights", "the models predict a training run from a table's shape"): "the capacity planner, for tables nobody measured",
-    ("sql_data_insights", "the best single predictor of time and CPU"): "'predictor' in the statistical sense: an input",
-    ("sql_data_insights", "Predict the training time for a table of 20 million rows"): "an exercise: a table no run measured",
+    ("sql_data_insights", "a prediction outside that band stays in the ledger"):
+        "how the ledger treats predictions, in general",
+    ("sql_data_insights", "*predicts* all five other data sets within"):
+        ("zFS space (MB)", "predicted from the Table 6-1 fit"),
+    ("sql_data_insights", "It predicts the 20- and 30-column views"):
+        ("peak memory (MB)", "predicted from the Table 6-1 fit"),
+    ("sql_data_insights", "the models predict a training run from a table's shape"):
+        "the capacity planner, for tables nobody measured",
+    ("sql_data_insights", "the best single predictor of time and CPU"):
+        "'predictor' in the statistical sense: an input",
+    ("sql_data_insights", "Predict the training time for a table of 20 million rows"):
+        "an exercise: a table no run measured",
     ("sql_data_insights", "say what Heaps' law would have predicted"): "an exercise question",
     ("sql_data_insights", "Heaps' law predicts about 13 million words for VIEW_5"):
         "an exercise's solution: Heaps' law with the exponent of the question, no ledger row",
@@ -55,7 +63,8 @@ SENTENCES: dict[tuple[str, str], tuple[str, str] | str] = {
         "an exercise's solution: a what-if share, no ledger row",
     ("sql_data_insights", "The word counts are arithmetic"): ("", "leave-one-out"),
     ("sql_data_insights", "every view is refitted *without* itself and predicted"): ("", "leave-one-out"),
-    ("sap_banking", "we refit it five times on five runs and predict the sixth"): ("USL predicted without this run", ""),
+    ("sap_banking", "we refit it five times on five runs and predict the sixth"):
+        ("USL predicted without this run", ""),
     ("sap_banking", "Four of the six predictions fall within"): ("USL predicted without this run", ""),
     ("sap_banking", "Each held-out run's CF busy is predicted"): ("busy (%), predicted without this run", ""),
     ("sap_banking", "six *predicted* ones, each run from a fit without it"): ("predicted without this run", ""),

@@ -22,7 +22,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from widgets.data import FLAGS, LONG_COLUMNS, data_dir, flagged, load_long, printed_table, sources, wide
+from widgets.citations import flagged
+from widgets.data import FLAGS, LONG_COLUMNS, data_dir, load_long, printed_table, sources, wide
 from widgets.sap_banking import published
 
 STUDY, ZEDC = "sap_banking", "zedc"

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from widgets import fitting
-from widgets.data import reader_facing
+from widgets.citations import reader_facing
 from widgets.explorer import Explorer
 from widgets.figure import SIGNIFICANT_DIGITS, grid_table, static_chart
 from widgets.sql_data_insights import calibration, exercises, fidelity, miniature, model, planner

@@ -11,7 +11,8 @@ import pandas as pd
 import pytest
 
 from tools import seeds
-from widgets.data import LONG_COLUMNS, data_dir, documents, flagged, load_long, sources, wide
+from widgets.citations import flagged
+from widgets.data import LONG_COLUMNS, data_dir, documents, load_long, sources, wide
 
 STUDY = "sql_data_insights"
 SEED_NAME = "004_f768f5134630e6bd.txt"

@@ -14,7 +14,8 @@ import yaml
 
 from tools import seeds, sections
 from widgets import ledger
-from widgets.data import LINE_REFERENCE, data_dir, documents, flagged, for_readers, reader_facing, sources
+from widgets.citations import LINE_REFERENCE, flagged, for_readers, reader_facing
+from widgets.data import data_dir, documents, sources
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "_build" / "html"
@@ -120,12 +121,12 @@ def test_reader_facing_tells_a_citation_from_a_line():
 
 
 def test_the_section_index_places_known_tables():
-    from widgets.data import citation, section_at
+    from widgets.citations import cite, section_at
 
     assert section_at(sections.REDBOOK, 5094) == "§3.10.4"
-    assert citation("fast_index_traversal", "t4_2_two_way_ds.csv", 9000) == \
+    assert cite("fast_index_traversal", "t4_2_two_way_ds.csv", line=9000) == \
         "Db2 13 Performance Topics, SG24-8536 (2022), §4.2.2, Table 4-2, p. 154"
-    assert citation("large_memory", "t04_isolated_results.csv", 450).endswith("§5.1, Table 4, p. 19")
+    assert cite("large_memory", "t04_isolated_results.csv", line=450).endswith("§5.1, Table 4, p. 19")
 
 
 @pytest.mark.parametrize("study", STUDIES)

@@ -195,11 +195,11 @@ def test_scenario_replaces_named_fields_and_refuses_unknown_ones():
         fitting.scenario(Setting(), {"c": 1.0})
 
 
-def test_relative_least_squares_weights_each_point_by_its_size():
+def test_relative_linear_least_squares_weights_each_point_by_its_size():
     import numpy as np
 
     x, y = np.array([1.0, 10.0]), np.array([2.0, 10.0])  # c x: 2 at 1 and 10 at 10 cannot both hold
-    (c,) = fitting.relative_lsq(x, y)
+    (c,) = fitting.relative_linear_least_squares(x, y)
     # relative residuals c/2 - 1 and c - 1 balance at c = 1.2; an absolute fit, ruled by the larger point, gives 102/101
     assert c == pytest.approx(1.2)
     assert fitting.rms([0.03, -0.04]) == pytest.approx(0.0353553, rel=1e-5)

@@ -8,7 +8,7 @@ import zlib
 import numpy as np
 import pytest
 
-from widgets.data import LINE_REFERENCE, reader_facing
+from widgets.citations import LINE_REFERENCE, reader_facing
 from widgets.figure import grid_table
 from widgets.zedc import explorer, measure, model, sample
 from widgets.zedc import figures as F

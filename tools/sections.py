@@ -3,7 +3,7 @@
 A maintainer's tool. The book's data cite cells by the line of the source text they were read from
 (``line`` in ``data/<study>/*.csv``); readers need the document's own coordinates instead. This
 index maps an extraction line to the section that holds it (``§3.10.4``, ``chapter 6``,
-``Appendix B``), so that :func:`widgets.data.cite_cell` can name the section without the text.
+``Appendix B``), so that :func:`widgets.citations.cite` can name the section without the text.
 
 Run ``python -m tools.sections`` (the source texts must be where ``tools/seeds.py`` finds them) to
 rewrite the index; ``tests/test_standalone.py`` checks that the stored index is what this builds.

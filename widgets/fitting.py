@@ -1,6 +1,9 @@
 """Fitting helpers shared by every study's ``calibration.py`` (pure numpy, no plotting).
 
-* :func:`relative_lsq`: linear least squares on relative residuals;
+* :func:`relative_linear_least_squares`: a model linear in its coefficients (a design matrix), fitted on
+  relative residuals in closed form (numpy);
+* :func:`relative_nonlinear_least_squares`: any model ``f(x, *params)`` with bounds, fitted on relative
+  residuals iteratively (scipy);
 * :func:`through_origin`: the slope of a line through the origin, by ordinary least squares;
 * :func:`rms`: root-mean-square of relative errors; :func:`band`: the tolerance band a fit argues;
 * :func:`scenario`: a calibrated default with the fields a set of slider values names replaced.
@@ -16,7 +19,7 @@ import numpy as np
 T = TypeVar("T")
 
 
-def relative_lsq(x, y) -> np.ndarray:
+def relative_linear_least_squares(x, y) -> np.ndarray:
     """Coefficients c minimising sum((X c / y - 1)^2): least squares on relative residuals.
 
     ``x`` is the design (one row per point, one column per coefficient, or a vector for one
@@ -31,8 +34,8 @@ def relative_lsq(x, y) -> np.ndarray:
 
 def through_origin(x, y) -> float:
     """Slope ``c`` of y = c x by ordinary least squares: minimises sum((c x - y)^2), so each point's
-    error counts in the unit of ``y`` (use :func:`relative_lsq` to weigh each as a share of its own
-    value). The slope is in units of ``y`` per unit of ``x`` (percent busy per DS/s, say)."""
+    error counts in the unit of ``y`` (use :func:`relative_linear_least_squares` to weigh each as a share of
+    its own value). The slope is in units of ``y`` per unit of ``x`` (percent busy per DS/s, say)."""
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if x.shape != y.shape or x.size == 0:
         raise ValueError(f"through_origin: x and y must be non-empty and of one shape, got {x.shape} and {y.shape}")
@@ -74,7 +77,7 @@ def scenario(default: T, values: Mapping[str, float]) -> T:
     return dataclasses.replace(default, **values)
 
 
-def relative_least_squares(f: Callable[..., np.ndarray], x: np.ndarray, y: np.ndarray, start, bounds):
+def relative_nonlinear_least_squares(f: Callable[..., np.ndarray], x: np.ndarray, y: np.ndarray, start, bounds):
     """Parameters of ``f(x, *params)`` that minimise sum((f(x) / y - 1)^2): each point's error as a
     share of its own value. ``bounds`` = (lower, upper) sequences. Returns a tuple of floats."""
     from scipy.optimize import least_squares  # imported here: only a fit needs scipy

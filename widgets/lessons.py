@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from . import citations as _citations
 from . import data as _data
 from .ledger import HTML  # noqa: F401  (re-exported: the chapters show the table with lessons.HTML)
 from .studies import NOTES, STUDIES, study as find_study
@@ -420,7 +421,7 @@ SEED_NUMBER = re.compile(r"\b(00[0-4])(?:_[0-9a-f]+\.txt)?\b(?!\s*(?:[-\u2013,]\
 def _short_name(number: str) -> str:
     """The document's short name for a source text's number (``"003"`` -> ``SAP Banking Services 7.0 ...``)."""
     named = [n for n in _data.documents().index if str(n).startswith(number + "_")]
-    return _data.document_name(named[0]).split(",")[0] if named else number
+    return _citations.document_name(named[0]).split(",")[0] if named else number
 
 
 def _seed_of(prefix: str | None, x: Lesson) -> str:
@@ -438,11 +439,11 @@ def _place(seed: str, line: int, study: str) -> str:
     """A line of a source text in the document's own coordinates (a table, a section), or ``""``."""
     try:
         if seed == str(_data.sources(study)["seed"].iloc[0]):
-            where = _data.place(study, line)
+            where = _citations.place(study, line)
             return "" if where == "elsewhere in the source" else where
     except (FileNotFoundError, ValueError, KeyError):
         pass
-    return _data.section_at(seed, line)
+    return _citations.section_at(seed, line)
 
 
 def for_readers(text: str, x: Lesson) -> str:
@@ -456,7 +457,7 @@ def for_readers(text: str, x: Lesson) -> str:
         if not places:
             return ""
         own = x.seed or (str(_data.sources(x.study)["seed"].iloc[0]) if (_data.data_dir() / x.study).is_dir() else "")
-        doc = "" if seed == own else f"{_data.document_name(seed).split(',')[0]}, "
+        doc = "" if seed == own else f"{_citations.document_name(seed).split(',')[0]}, "
         return doc + " and ".join(places)
     out = LINE_REF.sub(swap, text)
     out = SEED_NUMBER.sub(lambda m: _short_name(m.group(1)), out)

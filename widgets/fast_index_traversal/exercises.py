@@ -22,7 +22,8 @@ def _theory(rng, seed):
             "  (c) cut_pct: the getpage reduction FTB gives, in percent.")
     before = float(model.getpages_per_select(rows, levels, data))
     after = float(model.getpages_per_select(rows, levels, data, ftb=True))
-    return Problem(seed, "theory", text, {"without_ftb": before, "with_ftb": after, "cut_pct": 100 * (1 - after / before)},
+    return Problem(seed, "theory", text,
+                   {"without_ftb": before, "with_ftb": after, "cut_pct": 100 * (1 - after / before)},
                    {"without_ftb": "getpages", "with_ftb": "getpages", "cut_pct": "%"})
 
 
@@ -113,19 +114,22 @@ def _diagnose(rng, seed):
              "us_per_notify": round(irlm_per_notify_us())}
     d = ftb_decision(facts)
     setting = "YES" if non_unique_enabled else "NO"
-    sharing = (f"a {members}-way data-sharing group; real-time statistics show {splits:g} page splits a second on this\n"
+    sharing = (f"a {members}-way data-sharing group; real-time statistics show {splits:g} page "
+               "splits a second on this\n"
                "index, and each split sends a notify message to every other member."
                if members > 1 else "one Db2 without data sharing (no notify messages).")
     text = (f"A {'unique' if unique else 'non-unique'} index of {rows:,.0f} rows on {level}, FTB_NON_UNIQUE_INDEX = "
             f"{setting}, INDEX_MEMORY_CONTROL = (SELECTED,AUTO).\n"
             f"Its FTB key length (Example 2-4's query) is {key} bytes; SYSINDEXES shows NLEVELS = {levels}.\n"
-            f"-DISPLAY STATS(ITC) counted {traversals:,} traversals (random probes) in {minutes} minutes. The system is\n"
+            f"-DISPLAY STATS(ITC) counted {traversals:,} traversals (random probes) in {minutes} "
+            "minutes. The system is\n"
             f"{sharing}\n"
             f"Take the chapter's reading of Tables 4-3 and 4-5: a getpage saved gives back "
             f"{facts['us_per_getpage']} µs of Db2 CPU,\n"
             f"and a notify message costs IRLM {facts['us_per_notify']} µs.")
     parts = [Part("eligible", d["eligible"], "", "1 if the index can have an FTB at this level, 0 if not"),
-             Part("getpages_saved_per_s", d["getpages_saved_per_s"], "getpages/s", "getpages an FTB would save per second"),
+             Part("getpages_saved_per_s", d["getpages_saved_per_s"], "getpages/s",
+                  "getpages an FTB would save per second"),
              Part("cpu_saved_us_per_s", d["cpu_saved_us_per_s"], "µs/s", "the Db2 CPU those give back, µs per second"),
              Part("notify_cost_us_per_s", d["notify_cost_us_per_s"], "µs/s",
                   "the IRLM CPU its splits' notify messages cost, µs per second"),
@@ -164,14 +168,16 @@ def _ftb_solution(facts: dict, d: dict) -> str:
                      "indexes are what FTB is for.")
     elif d["eligible"]:
         steps.append("Decision: leave it out. It is split more than it is read: with INDEX_MEMORY_CONTROL = "
-                     "(SELECTED,AUTO) give ACTION='A' rows to the read-mostly indexes only, and look again if the insert pattern "
+                     "(SELECTED,AUTO) give ACTION='A' rows to the read-mostly indexes only, and look again "
+                     "if the insert pattern "
                      "changes (member cluster, free space).")
     else:
         steps.append("Decision: leave it out" + (", or plan it for after the migration to Db2 13."
                                                   if facts["level"].startswith("Db2 12") else "."))
     gp, cpu = -P.value("nds_results", "getpage_change_pct"), -P.value("nds_results", "db2_total_cpu_change_pct")
     steps.append(f"Either way, a getpage saved is not a CPU percent saved: FTB's own tests measured up to {gp:.0f}% "
-                 f"fewer getpages and up to {cpu:.0f}% less Db2 CPU, not necessarily in the same run ({P.cite(P.RESULTS, 'nds_results', 'db2_total_cpu_change_pct')}).")
+                 f"fewer getpages and up to {cpu:.0f}% less Db2 CPU, not necessarily in the same run "
+                 f"({P.cite(P.RESULTS, 'nds_results', 'db2_total_cpu_change_pct')}).")
     return "\n\n".join(steps)
 
 

@@ -89,7 +89,8 @@ LEVELS = _figure(
     published=pd.DataFrame([_point("nds_96_byte_results", "index_levels_count", 96,
                                    pub.value("nds_96_byte_results", "index_levels_count"),
                                    "published: 20M rows, 96-byte key", "20 million rows, 96-byte key: 4 levels")]),
-    subtitle="With full keys in non-leaf 4 K pages the published index needs 5 levels; it printed 4 (truncated keys, larger pages?).")
+    subtitle="With full keys in non-leaf 4 K pages the published index needs 5 levels; it printed 4 (truncated "
+             "keys, larger pages?).")
 
 # --- 3. getpages saved against CPU saved -------------------------------------------------------------
 
@@ -163,7 +164,8 @@ MEMORY = _figure(
     "memory", "Memory spent against getpages saved (brokerage workload, version 2)",
     Axis("mb", "Extra real storage (MB)", format=",.0f"), Axis("gp", "Buffer pool getpages per commit", format=".0f"),
     np.arange(0.0, 8001.0, 250.0), memory_curves, (DENSITY,), published=_memory_points(),
-    subtitle="Per MB of real storage the FL 500 step saved 0.069 getpages/commit, the FL 100 step 0.030 (with look-aside's gains).")
+    subtitle="Per MB of real storage the FL 500 step saved 0.069 getpages/commit, the FL 100 step 0.030 (with "
+             "look-aside's gains).")
 
 ALL = (SELECT, LEVELS, CPU, MEMORY)
 
@@ -172,7 +174,8 @@ ALL = (SELECT, LEVELS, CPU, MEMORY)
 
 EXAMPLES = [
     ("ACCOUNT_ID CHAR(12)", [model.Column("ACCOUNT_ID", "CHAR", 12)], True),
-    ("(CUST CHAR(40), NAME VARCHAR(30))", [model.Column("CUST", "CHAR", 40), model.Column("NAME", "VARCHAR", 30)], False),
+    ("(CUST CHAR(40), NAME VARCHAR(30))", [model.Column("CUST", "CHAR", 40), model.Column("NAME", "VARCHAR", 30)],
+     False),
     ("(ISIN CHAR(12), TRADE_TS TIMESTAMP(10), SEQ INTEGER) INCLUDE (NOTE VARCHAR(100))",
      [model.Column("ISIN", "CHAR", 12), model.Column("TRADE_TS", "TIMESTAMP", 13), model.Column("SEQ", "INTEGER", 4),
       model.Column("NOTE", "VARCHAR", 100, include=True)], True),

@@ -1,7 +1,8 @@
 """The numbers sections 2.6 and 4.2-4.3 print, from ``data/fast_index_traversal`` (reductions negative)."""
 from __future__ import annotations
 
-from ..data import citing, number
+from ..citations import citing
+from ..data import number
 
 STUDY = "fast_index_traversal"
 S26 = "s2_6_quoted.csv"

@@ -78,7 +78,8 @@ def _negative_ratio(rng, seed):
     touched = round(float(rng.uniform(0.25, 0.9)), 2)
     mix = model.PoolMix(seq, miss, touched)
     app, system = model.mix_hit_ratios(mix)
-    text = (f"A pool serves {getpages:,} getpages: {seq:.0%} sequential, read by 32-page prefetch, and the rest random,\n"
+    text = (f"A pool serves {getpages:,} getpages: {seq:.0%} sequential, read by 32-page prefetch, "
+            "and the rest random,\n"
             f"of which {miss:.0%} miss. Only {touched:.0%} of the prefetched pages are ever asked for.\n"
             "  (a) pages_read: pages read into the pool;\n"
             "  (b) application_pct and (c) system_pct: the two hit ratios.")

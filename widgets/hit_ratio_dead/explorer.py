@@ -29,7 +29,8 @@ class ObjectRow(w.HBox):
         self.rate = NumberBox(spec.rate, 0.0, 5_000.0, "getpages/s", width="90px")
         self.skew = NumberBox(spec.skew, 0.0, 2.0, "skew", width="70px")
         self.scan = NumberBox(spec.scan_pages or 0, 0, 2_000_000, "pages/scan", integer=True, width="90px")
-        self.pool = w.Dropdown(options=["BPSEQ", "BPRAND"], value=pool, style=shared(DescriptionStyle), layout=shared(w.Layout, width="100px"))
+        self.pool = w.Dropdown(options=["BPSEQ", "BPRAND"], value=pool, style=shared(DescriptionStyle),
+                               layout=shared(w.Layout, width="100px"))
         super().__init__([self.name, self.access, self.pages, self.working_set, self.rate, self.skew, self.scan,
                           self.pool], layout=shared(w.Layout))
 

@@ -7,7 +7,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from ..data import citation
+from ..citations import cite
 from ..figure import Axis, Figure, Param
 from . import calibration as cal
 from . import model
@@ -66,7 +66,8 @@ def _ims_points(column: str, metric: str) -> pd.DataFrame:
 
 POOL_AXIS = Axis("pool", "Subpool size (buffers)", format=",.0f")
 #: Every 50 buffers, plus both sides of each static loop size, so the static jump is drawn as a jump.
-POOL_BUFFERS = np.union1d(np.arange(0.0, 1201.0, 50.0), np.concatenate([LOOP.static_values() - 1, LOOP.static_values()]))
+POOL_BUFFERS = np.union1d(np.arange(0.0, 1201.0, 50.0),
+                          np.concatenate([LOOP.static_values() - 1, LOOP.static_values()]))
 THRESHOLD = _figure(
     "threshold", "The critical threshold: hit ratio against pool size",
     POOL_AXIS, Axis("hit", "Hit ratio (%)", format=".0f"), POOL_BUFFERS,
@@ -105,7 +106,8 @@ BUILDER = _figure(
 POOL = pub.value(pub.OBJECTS, "nent_bp2_pool", "vp_size_buffers")  # BP2 of 2004 (NENT): 200,000 buffers, VPSEQT 50
 SCAN = Param("scan_share", "Scan's share of getpages", "", 0.0, 0.9, 0.5, 0.01, 0.1)
 RANDOM_PAGES = Param("random_ratio", "Random pages / pool buffers", "x", 0.2, 5.0, 2.0, 0.05, 0.4,
-                     static_min=0.4, static_max=4.4, help="how much data the random objects touch, relative to the pool")
+                     static_min=0.4, static_max=4.4,
+                     help="how much data the random objects touch, relative to the pool")
 SKEW = Param("skew", "Popularity skew of the random pages", "", 0.3, 0.95, 0.7, 0.01, 0.1)
 
 
@@ -152,7 +154,8 @@ def bridge_curves(hit_pct, s: cal.Scenario):
 BRIDGE = _figure(
     "bridge", "A linear hit ratio against a logarithmic read rate",
     Axis("hit", "Hit ratio (%)", format=".1f"), Axis("reads", "Reads per second", scale="log", format=",.3~s"),
-    np.union1d(np.round(np.arange(85.0, 99.8, 0.35), 2), [99.5, 99.7, 99.84, 99.9]), bridge_curves, (GETPAGES,), published=large_memory_points(),
+    np.union1d(np.round(np.arange(85.0, 99.8, 0.35), 2), [99.5, 99.7, 99.84, 99.9]), bridge_curves, (GETPAGES,),
+    published=large_memory_points(),
     subtitle="Each point of hit ratio near 100% is worth more reads than the last.")
 
 ALL = (THRESHOLD, READS, BUILDER, VPSEQT, BRIDGE)
@@ -186,7 +189,7 @@ def eyeball_chart(screen: str) -> alt.Chart:
         width=520, height=300, title=alt.TitleParams(
             f"Pool Info screen {screen}: hit ratio against I/O rate",
             subtitle=[f"Each point a pool (size: getpages), over {minutes:.1f} minutes. Source: "
-                      f"{citation(STUDY, pub.SCREENS[screen])}."], anchor="start"))
+                      f"{cite(STUDY, pub.SCREENS[screen])}."], anchor="start"))
 
 
 # --- the Buffer Pool Tool's charts (the simulator's tables, drawn) ----------------------------------

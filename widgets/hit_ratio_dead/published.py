@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..data import citing, load_long, number, wide
+from ..citations import citing
+from ..data import load_long, number, wide
 
 STUDY = "hit_ratio_dead"
 IMS = "ims_subpool_simulation.csv"

@@ -220,7 +220,7 @@ def request_time_for_exponent(exponent: float) -> m.RequestTime:
 @lru_cache(maxsize=None)
 def _request_time_fit(exponent: float) -> m.RequestTime:
     reads, r = _request_data()
-    base, scale = fitting.relative_lsq(np.column_stack([np.ones_like(reads), reads ** exponent]), r)
+    base, scale = fitting.relative_linear_least_squares(np.column_stack([np.ones_like(reads), reads ** exponent]), r)
     return m.RequestTime(base_s=float(base), per_read_s=float(scale), exponent=exponent)
 
 
@@ -251,7 +251,7 @@ class PrintedHitShare:
 def _share_fit(reads: np.ndarray, hit: np.ndarray, share: float | None):
     """Least squares of reads = M (1 - f h) on relative errors; f fitted unless ``share`` is given."""
     if share is None:  # linear in (M, M f): solve on relative residuals, weights 1 / reads
-        scale, scaled_share = fitting.relative_lsq(np.column_stack([np.ones_like(hit), -hit]), reads)
+        scale, scaled_share = fitting.relative_linear_least_squares(np.column_stack([np.ones_like(hit), -hit]), reads)
         return scale, scaled_share / scale
     basis = (1 - share * hit) / reads
     return float(basis @ np.ones_like(reads) / (basis @ basis)), share

@@ -12,7 +12,8 @@ from functools import lru_cache
 
 import pandas as pd
 
-from ..data import for_readers, load_long
+from ..citations import for_readers
+from ..data import load_long
 
 DECK = "share_deck"
 SLIDES = "large_memory_slides.csv"

@@ -68,12 +68,12 @@ def _single_rows(cal: Calibration) -> list[LedgerRow]:
 
 def _itr_ratio_rows(cal: Calibration) -> list[LedgerRow]:
     rows = []
-    for name, printed in (("zEC12", 1.21), ("z13", 1.24)):
+    for name, printed, source in published.itr_ratios().itertuples(index=False):
         itr = predict_single(np.array([161.0, 638.0]), name, cal)["itr"]
         rows.append(LedgerRow(
-            chapter=CHAPTER, source=published.FIGURE_18_TEXT,
+            chapter=CHAPTER, source=source,
             quantity="ITR ratio 638 GB / 161 GB", condition=f"consolidated pools, {name}",
-            published=printed, model=float(itr[1] / itr[0]), tolerance=tolerance("itr_ds_per_s"),
+            published=float(printed), model=float(itr[1] / itr[0]), tolerance=tolerance("itr_ds_per_s"),
             role="fitted"))
     return rows
 

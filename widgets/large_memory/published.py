@@ -9,14 +9,14 @@ from functools import lru_cache
 
 import pandas as pd
 
-from ..data import citing, load_long, study_document, wide
+from ..citations import citing
+from ..data import load_long, wide
 
 STUDY = "large_memory"
 #: ``cite(filename, run_id, metric)``: document, section, table and page of one printed cell.
 cite = citing(STUDY)
-#: Where the brief prints the two ITR ratios (1.21 and 1.24): the text under Figure 18
-#: (extraction line 1236; p. 56 in its list of figures), which no table of data/ holds.
-FIGURE_18_TEXT = f"{study_document(STUDY)}, §9.0, text of Figure 18, p. 56"
+#: Figure 18's two ITR ratios, as the text beside the figure prints them (no table holds them).
+ITR_RATIOS = "f18_itr_ratios.csv"
 
 SINGLE_SYSTEM = {  # file -> (series, machine)
     "t04_isolated_results.csv": ("isolated", "zEC12"),
@@ -80,6 +80,14 @@ def data_sharing() -> pd.DataFrame:
 
 
 @lru_cache(maxsize=None)
+def itr_ratios() -> pd.DataFrame:
+    """Figure 18: the ITR at 638 GB over the ITR at 161 GB, consolidated pools, one row per machine
+    (``machine``: zEC12, z13), with ``itrr`` and its ``source``."""
+    frame = load_long(STUDY, ITR_RATIOS)
+    return pd.DataFrame({"machine": frame["run_id"], "itrr": frame["value"],
+                         "source": [cite(ITR_RATIOS, r, m) for r, m in zip(frame["run_id"], frame["metric"])]})
+
+
 def night_single() -> pd.DataFrame:
     """Night Balancing, single system: Table 18."""
     metrics = ["bp_size_total_gb", "cpu_util_pct", "max_elapsed_time_s", "throughput_accounts_per_hour",

@@ -25,7 +25,7 @@ from typing import Mapping
 import numpy as np
 
 from .. import fitting
-from ..fitting import relative_least_squares, relative_lsq, through_origin
+from ..fitting import relative_nonlinear_least_squares, relative_linear_least_squares, through_origin
 from ..validation import non_negative, positive
 from . import model as m
 from . import published as pub
@@ -67,14 +67,14 @@ def _usl(p, lam, sigma, kappa):
 
 def fit_usl(processors, itr_ds_per_s) -> Scaling:
     """The USL fitted by relative least squares, with sigma and kappa kept in [0, 1]."""
-    lam, sigma, kappa = relative_least_squares(_usl, processors, itr_ds_per_s, [50.0, 0.01, 1e-5],
+    lam, sigma, kappa = relative_nonlinear_least_squares(_usl, processors, itr_ds_per_s, [50.0, 0.01, 1e-5],
                                                ([1e-3, 0.0, 0.0], [1e4, 1.0, 1.0]))
     return Scaling(lam, sigma, kappa)
 
 
 def fit_amdahl(processors, itr_ds_per_s) -> Scaling:
     """Amdahl's law fitted by relative least squares (kappa fixed at 0)."""
-    lam, sigma = relative_least_squares(lambda p, lam, s: _usl(p, lam, s, 0.0), processors, itr_ds_per_s,
+    lam, sigma = relative_nonlinear_least_squares(lambda p, lam, s: _usl(p, lam, s, 0.0), processors, itr_ds_per_s,
                                         [50.0, 0.01], ([1e-3, 0.0], [1e4, 1.0]))
     return Scaling(lam, sigma, 0.0)
 
@@ -169,7 +169,7 @@ def per_step(metric: str) -> float:
     runs = pub.posting_runs()
     if metric not in runs.columns or metric.startswith("src_"):
         raise ValueError(f"metric={metric!r} is not a Table 3 rate the chapter uses")
-    return float(relative_lsq(runs["etr_ds_per_s"], runs[metric])[0])
+    return float(relative_linear_least_squares(runs["etr_ds_per_s"], runs[metric])[0])
 
 
 def etr_per_work_process() -> float:

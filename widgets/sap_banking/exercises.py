@@ -29,7 +29,8 @@ def _throughput(rng, seed):
     return Problem(seed, "throughput", text,
                    {"etr_postings_per_hour": model.postings_per_hour(ds), "itr_ds_per_s": itr,
                     "itr_postings_per_hour": model.postings_per_hour(itr)},
-                   {"etr_postings_per_hour": "postings/h", "itr_ds_per_s": "DS/s", "itr_postings_per_hour": "postings/h"})
+                   {"etr_postings_per_hour": "postings/h", "itr_ds_per_s": "DS/s",
+                    "itr_postings_per_hour": "postings/h"})
 
 
 def _scaling(rng, seed):
@@ -46,7 +47,8 @@ def _scaling(rng, seed):
     itr = model.usl(p, lam, sigma, kappa)
     peak = model.usl_peak_processors(sigma, kappa)
     return Problem(seed, "scaling", text,
-                   {"itr_ds_per_s": itr, "per_processor": itr / p, "itrr": model.itrr(itr, model.usl(2, lam, sigma, kappa)),
+                   {"itr_ds_per_s": itr, "per_processor": itr / p,
+                    "itrr": model.itrr(itr, model.usl(2, lam, sigma, kappa)),
                     "peak_processors": 0.0 if peak == float("inf") else peak},
                    {"itr_ds_per_s": "DS/s", "per_processor": "DS/s per CP", "itrr": "x", "peak_processors": "CPs"})
 

@@ -67,7 +67,8 @@ def _points(y: np.ndarray, x: np.ndarray, src: pd.Series, series: str, model_ser
             what: str = "") -> pd.DataFrame:
     runs = _runs()
     return pd.DataFrame({"x": x, "y": y, "series": series, "source": list(src),
-                         "condition": [f"2WDS {int(p)}CP ({r}){what}" for p, r in zip(runs["processors"], runs["run_id"])],
+                         "condition": [f"2WDS {int(p)}CP ({r}){what}"
+                                       for p, r in zip(runs["processors"], runs["run_id"])],
                          "model_series": model_series})
 
 
@@ -109,16 +110,19 @@ def _itr_points(per_processor: bool) -> pd.DataFrame:
 
 ITR = _figure(
     "itr", "How far one database scales: DB ITR against processors",
-    Axis("processors", "Processors (CPs, two LPARs)", format=".0f"), Axis("itr", "DB ITR (dialog steps/s)", format=",.0f"),
+    Axis("processors", "Processors (CPs, two LPARs)", format=".0f"),
+    Axis("itr", "DB ITR (dialog steps/s)", format=",.0f"),
     PROCESSOR_GRID, itr_curves, (SIGMA, KAPPA), live_params=(PROCESSORS,), published=_itr_points(False), marks=_BEYOND,
-    subtitle="Fitted: κ = 0, so the USL is Amdahl's law. Right of the dashed rule at 60 processors (the largest run), every line is an extrapolation.")
+    subtitle="Fitted: κ = 0, so the USL is Amdahl's law. Right of the dashed rule at 60 processors (the largest run), "
+             "every line is an extrapolation.")
 
 PER_PROCESSOR = _figure(
     "per_processor", "What each processor delivers: DB ITR per processor",
     Axis("processors", "Processors (CPs, two LPARs)", format=".0f"),
     Axis("itr_per_cp", "DB ITR per processor (dialog steps/s)", format=".0f"),
     PROCESSOR_GRID, per_processor_curves, (SIGMA, KAPPA), published=_itr_points(True), marks=_BEYOND,
-    subtitle="From 56 to 28 dialog steps/s per processor between 2 and 60 processors. Right of the dashed rule: extrapolation.")
+    subtitle="From 56 to 28 dialog steps/s per processor between 2 and 60 processors. Right of the dashed "
+             "rule: extrapolation.")
 
 
 # --- 2. the coupling facilities ----------------------------------------------------------------------------
@@ -134,7 +138,8 @@ def _cf_points() -> pd.DataFrame:
     runs = _runs()
     x = runs["etr_ds_per_s"].to_numpy()
     return pd.concat([
-        _points(runs["cf2_util_pct"].to_numpy(), x, runs["src_cf2_util_pct"], "published: CF2", "CF2 (lock structures)"),
+        _points(runs["cf2_util_pct"].to_numpy(), x, runs["src_cf2_util_pct"], "published: CF2",
+                "CF2 (lock structures)"),
         _points(runs["cf1_util_pct"].to_numpy(), x, runs["src_cf1_util_pct"], "published: CF1",
                 "CF1 (group buffer pools)")], ignore_index=True)
 

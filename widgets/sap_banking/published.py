@@ -10,7 +10,9 @@ from functools import lru_cache
 
 import pandas as pd
 
-from ..data import citation, citing, load_long, wide
+from .. import citations
+from ..citations import citing
+from ..data import load_long, wide
 
 STUDY = "sap_banking"
 POSTING = "t3_posting_results.csv"
@@ -25,7 +27,7 @@ cite = citing(STUDY)
 
 def _cite_line(filename: str, line: int) -> str:
     """The reader's citation of a cell known by its extraction line (the tidy loader's rows)."""
-    return citation(STUDY, filename, line)
+    return citations.cite(STUDY, filename, line=line)
 
 
 def _tidy(filename: str) -> pd.DataFrame:
@@ -87,7 +89,8 @@ PROSE_SECTIONS = {"s9_analysis": ("§9", 15), "s9_1_posting": ("§9.1", 17), "s9
 
 def prose_cite(run_id: str) -> str:
     """A number quoted in the prose of sections 9 to 12, cited by its section and the page it starts on."""
-    from ..data import document_name, sources
+    from ..citations import document_name
+    from ..data import sources
 
     if run_id not in PROSE_SECTIONS:
         raise ValueError(f"run_id={run_id!r} is not one of {', '.join(PROSE_SECTIONS)}")

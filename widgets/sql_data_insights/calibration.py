@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from .. import fitting
-from ..fitting import relative_lsq, rms
+from ..fitting import relative_linear_least_squares, rms
 from . import model
 from . import published as pub
 
@@ -58,7 +58,7 @@ def coefficients(quantity: str, names: tuple[str, ...]) -> tuple[float, ...]:
     if unknown:
         raise ValueError(f"names={unknown} are not data sets; choose from {', '.join(d.index)}")
     x, y = _design(quantity, d.loc[list(names)])
-    return tuple(float(c) for c in relative_lsq(x, y))
+    return tuple(float(c) for c in relative_linear_least_squares(x, y))
 
 
 def value(quantity: str, dataset: str, coef: tuple[float, ...]) -> float:

@@ -34,7 +34,8 @@ def _model_size(rng, seed):
     actual = float(model.model_mb(distinct + clusters * numeric, per_word))
     rule = float(model.rule_of_thumb_mb(numeric, distinct))
     text = (f"A table has {numeric} numeric columns and {distinct:,} distinct values over its categorical columns.\n"
-            f"Training finds {clusters} clusters in each numeric column, and each vocabulary word takes {per_word:,} bytes.\n"
+            f"Training finds {clusters} clusters in each numeric column, and each vocabulary word takes "
+            f"{per_word:,} bytes.\n"
             "  (a) rule_mb: IBM's rule-of-thumb model size, [(20 x numeric) + distinct] x 3,300 bytes;\n"
             "  (b) actual_mb: the model size training produces;\n"
             "  (c) overestimate_pct: how far the rule overestimates it, in percent.")
@@ -88,7 +89,8 @@ def _vocabulary(rng, seed):
     n1 = n0 * factor
     heaps_only = float(model.heaps(n1, k, beta))
     repeats = float(model.vocabulary_with_repeats(n1, n0, k, beta, share))
-    text = (f"A view of {n0:,} rows has {v0:,} vocabulary words, and its vocabulary follows Heaps' law V = K n^{beta}.\n"
+    text = (f"A view of {n0:,} rows has {v0:,} vocabulary words, and its vocabulary follows Heaps' "
+            f"law V = K n^{beta}.\n"
             f"It grows to {factor}x the rows, but {share:.0%} of the new rows repeat values already in the view.\n"
             "  (a) heaps_v: the vocabulary if no new row repeated anything;\n"
             "  (b) repeat_v: the vocabulary with the repeats (only the rest of the new rows count);\n"
@@ -161,13 +163,16 @@ def _diagnose(rng, seed):
              "memory_limit_gb": int(rng.choice([16, 24, 32, 48, 64])), "zfs_free_gb": int(rng.integers(2, 81)),
              "pace_low": round(central * cal.elapsed_range[0], 3), "pace_central": central,
              "pace_high": round(central * cal.elapsed_range[1], 3),
-             "memory_high_gb": round(plan["memory_mb"][2] / gb, 1), "memory_central_gb": round(plan["memory_mb"][1] / gb, 1),
+             "memory_high_gb": round(plan["memory_mb"][2] / gb, 1),
+             "memory_central_gb": round(plan["memory_mb"][1] / gb, 1),
              "zfs_high_gb": round(plan["zfs_mb"][2] / gb, 1), "zfs_central_gb": round(plan["zfs_mb"][1] / gb, 1)}
     d = plan_decision(facts)
     text = (f"You are asked to train an SQL DI model on a view of {rows:,} rows with {numeric} numeric and "
             f"{categorical} categorical\ncolumns selected ({distinct:,} distinct categorical values). The SQL DI "
-            f"LPAR has {facts['active_cores']} active zIIP cores; the\nrequest asks for {facts['threads_asked']} training "
-            f"threads. WLM caps SQL DI's memory at {facts['memory_limit_gb']} GB, and its zFS has {facts['zfs_free_gb']} GB "
+            f"LPAR has {facts['active_cores']} active zIIP cores; the\nrequest asks for "
+            f"{facts['threads_asked']} training "
+            f"threads. WLM caps SQL DI's memory at {facts['memory_limit_gb']} GB, and its zFS has "
+            f"{facts['zfs_free_gb']} GB "
             "free.\nThe chapter's capacity planner (low - central - high) gives, for this view:\n"
             f"  peak memory  {facts['memory_central_gb']:,} GB central, {facts['memory_high_gb']:,} GB high;\n"
             f"  zFS          {facts['zfs_central_gb']:,} GB central, {facts['zfs_high_gb']:,} GB high;\n"
@@ -176,7 +181,8 @@ def _diagnose(rng, seed):
     parts = [Part("words_m", d["words_m"], "M words", "millions of words in the training text"),
              Part("high_hours", d["high_hours"], "h", "the elapsed time to plan for, in hours"),
              Part("threads", d["threads"], "threads", "the training threads to configure"),
-             Part("fits", d["fits"], "", "1 if the run fits the memory cap and the zFS as they are, 0 if something must change")]
+             Part("fits", d["fits"], "",
+                  "1 if the run fits the memory cap and the zFS as they are, 0 if something must change")]
     return diagnosis(seed, text, "Plan the run:", parts, facts, d, _plan_solution(facts, d))
 
 
@@ -184,16 +190,19 @@ def _plan_solution(facts: dict, d: dict) -> str:
     """The worked solution of a diagnosis problem, in words, citing the Redbook."""
     columns = facts["numeric"] + facts["categorical"]
     advice = P.cite(P.QUOTED, "training_usage", "threads_max")
-    per_word = {c: P.value(P.COLUMNS, f"cols_{c}", "sqldi_cpu_min") / (P.value(P.COLUMNS, f"cols_{c}", "words_count") / 1e6)
+    per_word = {c: P.value(P.COLUMNS, f"cols_{c}", "sqldi_cpu_min")
+                / (P.value(P.COLUMNS, f"cols_{c}", "words_count") / 1e6)
                 for c in (10, 30)}
     steps = [f"Words: each row becomes {columns} words plus the one that ends it: {facts['rows']:,} x {columns + 1} = "
              f"{d['words_m']:,.1f} million.",
              f"Time: the eleven published data sets trained at {facts['pace_low']} to {facts['pace_high']} minutes per "
              f"million words, so plan for the slow end: {d['words_m']:,.1f} x {facts['pace_high']} / 60 = "
-             f"{d['high_hours']:,.1f} h (central {d['words_m'] * facts['pace_central'] / 60:,.1f} h). A wide view lands "
+             f"{d['high_hours']:,.1f} h (central {d['words_m'] * facts['pace_central'] / 60:,.1f} "
+             "h). A wide view lands "
              f"near the slow end: SQL DI CPU per million words rose from {per_word[10]:.2f} min at 10 columns to "
              f"{per_word[30]:.2f} at 30 ({P.cite(P.COLUMNS, 'cols_30', 'sqldi_cpu_min')}).",
-             f"Threads: {facts['threads_asked']} asked, {facts['active_cores']} active cores: configure {d['threads']}. "
+             f"Threads: {facts['threads_asked']} asked, {facts['active_cores']} active cores: "
+             f"configure {d['threads']}. "
              f"The Redbook does not recommend more threads than active cores ({advice}); extra threads only queue."
              + (" With fewer than the eight threads the paces were measured with, expect the slow end or worse."
                 if d["threads"] < 8 else "")]
@@ -205,7 +214,8 @@ def _plan_solution(facts: dict, d: dict) -> str:
     steps.append("Resources, at the high end because Table_1's two measurements of peak memory alone differ by 17%: "
                  + "; ".join(checks) + ".")
     if d["fits"]:
-        steps.append("Decision: it fits as set up. Keep the WLM cap (SQL DI takes every processor and byte it is given, "
+        steps.append("Decision: it fits as set up. Keep the WLM cap (SQL DI takes every processor "
+                     "and byte it is given, "
                      "the same section warns), with Spark below SQL DI and SQL DI below Db2.")
     else:
         steps.append("Decision: something must change before the run. Leave out columns no one will query (each one "

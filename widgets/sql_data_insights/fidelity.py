@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ..data import load_long
-from ..fitting import band, relative_lsq, rms
+from ..fitting import band, relative_linear_least_squares, rms
 from ..identities import half_unit
 from ..ledger import LedgerRow
 from . import calibration as fit
@@ -326,8 +326,8 @@ def fit_forms() -> pd.DataFrame:
     out = []
     for quantity, (label, _) in COSTS.items():
         y = d[quantity].to_numpy()
-        per = relative_lsq(w, y)[0]
-        fixed, slope = relative_lsq(np.c_[np.ones_like(w), w], y)
+        per = relative_linear_least_squares(w, y)[0]
+        fixed, slope = relative_linear_least_squares(np.c_[np.ones_like(w), w], y)
         k, beta = model.heaps_fit(w, y)  # a power law is the same log-log line
         out.append({"cost": label,
                     "per word: c": per, "RMS (per word)": rms(per * w / y - 1),
@@ -344,7 +344,7 @@ def pooled_fits() -> list[dict]:
     out = []
     for quantity, (label, _) in COSTS.items():
         y = d[quantity].to_numpy()
-        per = relative_lsq(w, y)[0]
+        per = relative_linear_least_squares(w, y)[0]
         e = per * w / y - 1
         out.append({"quantity": label, "condition": "one per-word cost fitted to all 11 data sets",
                     "published": None, "model": round(float(per), 4),
@@ -365,7 +365,7 @@ def single_predictor_fits() -> pd.DataFrame:
         row = {}
         for quantity in ("elapsed_min", "sqldi_cpu_min"):
             y = d[quantity].to_numpy(dtype=float)
-            per = relative_lsq(x, y)[0]
+            per = relative_linear_least_squares(x, y)[0]
             row[quantity] = float(rms(per * x / y - 1))
         out[name] = row
     return pd.DataFrame(out).T

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from .. import validation as v
-from ..data import study_document
+from ..citations import study_document
 from ..figure import Axis, Figure, Param, printed_number
 from . import calibration as cal
 from . import model, planner
@@ -195,7 +195,8 @@ COST_COLUMNS = _figure(
     Axis("columns", "Columns selected", format=".0f"),
     Axis("minutes", "Minutes (Db2 CPU: seconds / 60)", scale="log", format=",.2~f"), COLUMNS_X, cost_columns_curves,
     (ROWS_K,), live_params=(ELAPSED_RATE, CPU_RATE), published=_cost_points(COLUMN_VIEWS, lambda r: r["n_columns"]),
-    subtitle="The Table 6-1 costs per word predict Table 6-2: within 14% for 20 and 60 columns, 18-64% off for 10 and 30.")
+    subtitle="The Table 6-1 costs per word predict Table 6-2: within 14% for 20 and 60 columns, "
+             "18-64% off for 10 and 30.")
 
 # --- 3. memory and zFS (Figures 6-3 and 6-7) ------------------------------------------------------------
 
@@ -261,7 +262,8 @@ def model_size_curves(vocab, s: cal.Scenario):
 
 
 MODEL_SIZE = _figure(
-    "model_size", f"Figure 6-4, regenerated: the model size is the vocabulary times {CAL.model_bytes_per_vector:,.0f} bytes",
+    "model_size",
+    f"Figure 6-4, regenerated: the model size is the vocabulary times {CAL.model_bytes_per_vector:,.0f} bytes",
     Axis("vocab", "Vocabulary (words)", scale="log", format=".2~s"),
     Axis("mb", "Model file (MB)", scale="log", format=",.0f"), VOCAB_X, model_size_curves, (BYTES_VEC,),
     published=_by_family(list(pub.DATASETS), "zload_mb", lambda r: r["vocabulary"]),

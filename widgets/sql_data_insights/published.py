@@ -13,7 +13,8 @@ from functools import lru_cache
 
 import pandas as pd
 
-from ..data import DataError, citing, load_long, number, wide
+from ..citations import citing
+from ..data import DataError, load_long, number, wide
 
 STUDY = "sql_data_insights"
 ROWS = "t6_1_rows.csv"  # Table 6-1: six views, 29 columns, 501 K to 101,396 K rows

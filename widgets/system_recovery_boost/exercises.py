@@ -103,12 +103,15 @@ def _diagnose(rng, seed):
              "arrival_ratio": round(float(rng.uniform(0.5, 0.9)), 2),
              "window_min": P.quoted("configuration", "boost_duration_after_ipl_min")}
     d = boost_decision(facts)
-    text = (f"An LPAR with {cps} CPs and {ziips} zIIPs went down unplanned; it was {facts['outage_min']} min before the "
-            f"IPL started,\nand the Db2 restart messages show Db2 open for work {facts['db2_start_min']} min after IPL. "
+    text = (f"An LPAR with {cps} CPs and {ziips} zIIPs went down unplanned; it was "
+            f"{facts['outage_min']} min before the "
+            "IPL started,\nand the Db2 restart messages show Db2 open for work "
+            f"{facts['db2_start_min']} min after IPL. "
             f"The RMF BOOST column shows\n'I' (a zIIP boost), and message IEA675I says the boost brought "
             f"{facts['boost_engines']} transient zIIP cores online for\n{facts['window_min']:g} min after IPL. "
             f"On a normal day at this hour the work arriving keeps "
-            f"{facts['arrival_ratio']:.0%} of the normal capacity busy.\nTreat the work as a fluid that any online engine "
+            f"{facts['arrival_ratio']:.0%} of the normal capacity busy.\nTreat the work as a fluid "
+            "that any online engine "
             "can serve, with no contention (the chapter's queue with κ = 0).")
     parts = [Part("backlog_min", d["backlog_min"], "min",
                   "the work waiting when Db2 is back, in minutes of normal capacity"),
@@ -129,7 +132,8 @@ def _boost_solution(facts: dict, d: dict) -> str:
     steps = [f"Work piles up from the outage until Db2 is back: {lam} x ({facts['outage_min']} + {start}) = "
              f"{d['backlog_min']:.1f} minutes of normal capacity.",
              f"While the boost lasts the engines online are ({facts['base_engines']} + {facts['boost_engines']}) / "
-             f"{facts['base_engines']} = {c:.2f} times normal, so the backlog drains at {c:.2f} - {lam} = {c - lam:.2f} "
+             f"{facts['base_engines']} = {c:.2f} times normal, so the backlog drains at {c:.2f} - "
+             f"{lam} = {c - lam:.2f} "
              f"per minute: cleared at {d['clear_min']:.1f} min after IPL."]
     if d["clears_in_window"]:
         steps.append(f"Decision: yes, inside the {facts['window_min']:g}-minute window (the zIIP boost lasts an hour: "

@@ -5,7 +5,8 @@ from functools import lru_cache
 
 import pandas as pd
 
-from ..data import citing, load_long, number, wide
+from ..citations import citing
+from ..data import load_long, number, wide
 
 STUDY = "system_recovery_boost"
 UNPLANNED = "t3_7_unplanned_restart.csv"

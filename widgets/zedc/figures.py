@@ -21,11 +21,15 @@ _figure = partial(Figure, STUDY, colors=COLORS)
 # --- sliders (illustrative defaults: the deck names no installation's volume or CPU cost) ------------
 
 VOLUME = Param("volume_tb_per_day", "Data written a day, uncompressed", "TB/day", 0.1, 100.0, 1.0, 0.1, 0.5,
-               static_min=0.5, static_max=5.0, help="SMF, archive or sequential data written in a day (an illustration: 1 TB)")
+               static_min=0.5, static_max=5.0,
+               help="SMF, archive or sequential data written in a day (an illustration: 1 TB)")
 RETENTION = Param("retention_days", "Days the data is kept", "days", 1.0, 3650.0, 90.0, 1.0, 30.0,
-                  static_min=30.0, static_max=360.0, help="how long a day's data stays on disk (an illustration: 90 days)")
+                  static_min=30.0, static_max=360.0,
+                  help="how long a day's data stays on disk (an illustration: 90 days)")
 CPU_COST = Param("cpu_s_per_gb", "Software compression cost", "CPU s per GB", 1.0, 500.0, 30.0, 1.0, 10.0,
-                 static_min=10.0, static_max=100.0, help="CPU seconds per GB of the compression a claim replaces: zlib for the 90%, your DFSMS compression for the 80%")
+                 static_min=10.0, static_max=100.0,
+                 help="CPU seconds per GB of the compression a claim replaces: zlib for the 90%, your DFSMS "
+                      "compression for the 80%")
 
 
 def _rule(run: str, metric: str, label: str) -> dict:
@@ -46,7 +50,8 @@ DISK = _figure(
     "disk", "Disk held against the compression ratio",
     Axis("ratio", "Compression ratio (uncompressed / compressed)", format=".1f"),
     Axis("tb", "Disk held over the retention window (TB)", format=",.0f"),
-    np.array([1.0, 1.1, 1.2, 1.35, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0, 6.0, 7.0, 8.0]), disk_curves, (VOLUME, RETENTION),
+    np.array([1.0, 1.1, 1.2, 1.35, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0, 6.0, 7.0, 8.0]), disk_curves,
+    (VOLUME, RETENTION),
     marks=pd.DataFrame([_rule("bsam_qsam", "disk_reduction_vs_uncompressed_x",
                               "up to 4x")]),
     subtitle="Disk = volume x days / ratio. The rule: the deck's 'up to 4x' for BSAM/QSAM data sets and SMF "

@@ -10,7 +10,8 @@ from functools import lru_cache
 
 import pandas as pd
 
-from ..data import DataError, document_name, load_long, sources
+from ..citations import document_name
+from ..data import DataError, load_long, sources
 
 STUDY = "zedc"
 CLAIMS = "claims.csv"

@@ -23,7 +23,8 @@ def _io_profile(rng, seed):
     before = float(model.elapsed_us(reads, other_ms * 1000, p, False)) / 1000
     after = float(model.elapsed_us(reads, other_ms * 1000, p, True)) / 1000
     text = (f"A transaction spends {other_ms} ms outside random reads and makes {reads} reads; {h:.0%} hit the disk\n"
-            f"cache. zHPF: a hit waits {t_hit:g} us, a miss {t_miss:g} us. zHyperLink: a hit spins {t_zhl:g} us, a miss\n"
+            f"cache. zHPF: a hit waits {t_hit:g} us, a miss {t_miss:g} us. zHyperLink: a hit spins "
+            f"{t_zhl:g} us, a miss\n"
             f"first tries for {t_try:g} us and then goes the zHPF way.\n"
             "  (a) before_ms and (b) after_ms: the elapsed time without and with zHyperLink;\n"
             "  (c) cut_pct: the reduction, in percent.")
@@ -46,7 +47,8 @@ def _break_even(rng, seed):
 
 def _hit_threshold(rng, seed):
     t_hit, t_zhl, t_try = float(rng.integers(200, 600)), float(rng.integers(10, 40)), float(rng.integers(20, 200))
-    text = (f"A zHyperLink hit takes {t_zhl:g} us instead of {t_hit:g} us; a miss wastes a {t_try:g} us attempt before\n"
+    text = (f"A zHyperLink hit takes {t_zhl:g} us instead of {t_hit:g} us; a miss wastes a "
+            f"{t_try:g} us attempt before\n"
             "falling back. Ignoring everything else:\n"
             "  (a) threshold_pct: the disk-cache hit ratio below which zHyperLink costs time on average.")
     h = t_try / (t_hit - t_zhl + t_try)
@@ -120,10 +122,13 @@ def _diagnose(rng, seed):
              "full_speed_processor": True}  # the text's "full-speed z16": faster than any processor measured
     d = zhl_decision(facts)
     text = (f"An OLTP workload on a full-speed z16, measured with ZHYPERLINK=DISABLE. Accounting, per commit: class 2\n"
-            f"elapsed {elapsed} ms; {reads} synchronous database reads with {class3} ms of class 3 synchronous I/O wait;\n"
+            f"elapsed {elapsed} ms; {reads} synchronous database reads with {class3} ms of class 3 "
+            "synchronous I/O wait;\n"
             f"of those reads, QWACAWCD = {hits} were disk-cache hits, with QWACAWTD = {qwacawtd} ms of wait.\n"
-            f"RMF shows the LPAR {facts['lpar_busy_pct']}% busy. The site changes the storage class and the zparm only for\n"
-            f"a cut of at least {facts['goal_pct']:g}% in class 2 elapsed time. Take the chapter's assumptions: a zHyperLink\n"
+            f"RMF shows the LPAR {facts['lpar_busy_pct']}% busy. The site changes the storage class and "
+            "the zparm only for\n"
+            f"a cut of at least {facts['goal_pct']:g}% in class 2 elapsed time. Take the chapter's "
+            "assumptions: a zHyperLink\n"
             f"hit spins {facts['t_zhl_us']:g} µs, and a miss wastes a {facts['t_try_us']:g} µs attempt before the "
             "normal read.")
     parts = [Part("hit_share_pct", d["hit_share_pct"], "%", "the cache-hit share of its synchronous reads"),
@@ -141,7 +146,8 @@ def _zhl_solution(facts: dict, d: dict) -> str:
     steps = [f"Only cache hits can go the fast way. QWACAWCD / reads = {facts['qwacawcd']} / {facts['sync_reads']} = "
              f"{d['hit_share_pct']:.1f}%. Below 75-80% the Redbook expects \"little to no\" benefit ({band})."]
     steps.append(f"Today a hit waits QWACAWTD / QWACAWCD = {d['t_hit_us']:,.0f} µs and a miss the rest of the class 3 "
-                 f"wait over the other reads, {d['t_miss_us']:,.0f} µs. With hits spinning {facts['t_zhl_us']:g} µs and "
+                 f"wait over the other reads, {d['t_miss_us']:,.0f} µs. With hits spinning "
+                 f"{facts['t_zhl_us']:g} µs and "
                  f"misses paying a {facts['t_try_us']:g} µs attempt, the model predicts a {d['cut_pct']:.1f}% cut in "
                  f"class 2 elapsed time, against the site's goal of {facts['goal_pct']:g}%.")
     if d["candidate"]:

@@ -81,13 +81,15 @@ def hit_curves(hit_pct, s: cal.Scenario):
 
 
 HIT_RATIO = _figure(
-    "hit_ratio", "Only cache hits go the fast way: the cut against the hit ratio", Axis("hit", "Disk-cache hit ratio (%)",
+    "hit_ratio", "Only cache hits go the fast way: the cut against the hit ratio",
+    Axis("hit", "Disk-cache hit ratio (%)",
                                                                                        format=".0f"),
     Axis("cut", "Elapsed-time reduction (%)", format=".0f"), np.arange(30.0, 100.5, 2.5), hit_curves, (READS, MISS),
     marks=pd.DataFrame([
         {"x": 75.0, "label": "75-80%: 'little to no benefit' below", "source": pub.cite(
             pub.LIMITS, "read_eligibility", "disk_cache_hit_threshold_low_pct")},
-        {"x": 95.0, "label": "95%: the conclusion's hit rate (most runs were below it)", "source": pub.cite(pub.RESULTS, "db_read_environment",
+        {"x": 95.0, "label": "95%: the conclusion's hit rate (most runs were below it)",
+         "source": pub.cite(pub.RESULTS, "db_read_environment",
                                                                          "disk_cache_hit_rate_max_pct")}]),
     subtitle="A slow miss dominates the read time: the cheaper the hits become, the more the misses matter.")
 
@@ -139,7 +141,8 @@ def option_curves(activelog_pct, s: cal.Scenario):
 
 
 OPTIONS = _figure(
-    "options", "DATABASE plus ACTIVELOG: additive and product rules against one measurement", Axis("b", "ACTIVELOG cut (%)", format=".1f"),
+    "options", "DATABASE plus ACTIVELOG: additive and product rules against one measurement",
+    Axis("b", "ACTIVELOG cut (%)", format=".1f"),
     Axis("enable", "Predicted ENABLE cut (%)", format=".1f"), np.round(np.arange(0.0, 10.01, 0.5), 2), option_curves,
     (DATABASE,),
     published=pd.DataFrame([_point("option_enable", "elapsed_change_pct", 1.9, 27.4, "published: ENABLE",

@@ -1,7 +1,8 @@
 """The numbers section 3.10 prints, from ``data/zhyperlink`` (reductions are stored negative)."""
 from __future__ import annotations
 
-from ..data import citing, number
+from ..citations import citing
+from ..data import number
 
 STUDY = "zhyperlink"
 RESULTS = "s3_10_results.csv"
