@@ -49,6 +49,16 @@ def test_vega_bundle_is_generated_not_committed():
     assert not [f for f in tracked.splitlines() if re.search(r"(^|/)vega[^/]*\.js$", f)]
 
 
+def test_no_symlinks_or_environments_are_tracked():
+    """A worktree's `.venv` or `node_modules` symlink once reached `main` and broke every fresh clone."""
+    staged = subprocess.run(["git", "ls-files", "-s"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    links = [line.split("\t", 1)[1] for line in staged.splitlines() if line.startswith("120000")]
+    assert links == [], f"symlinks tracked by git (a fresh clone gets them dangling): {links}"
+    tracked = [line.split("\t", 1)[1] for line in staged.splitlines()]
+    environments = [f for f in tracked if f.split("/")[0] in (".venv", "node_modules")]
+    assert environments == [], f"installed environments tracked by git: {environments[:5]}"
+
+
 def test_math_is_mathml_not_mathjax():
     html = (SITE / "chapters" / "large_memory.html").read_text(encoding="utf-8")
     assert "<math" in html
