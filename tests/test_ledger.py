@@ -19,7 +19,7 @@ from widgets.large_memory import calibration, fidelity
 from widgets.studies import SLUGS
 
 KEYS = {"chapter", "source", "quantity", "condition", "role", "published", "model", "rel_error", "tolerance",
-        "passed", "known_miss"}
+        "passed", "known_miss", "tolerance_basis", "tolerance_note", "tolerance_absolute", "unit"}
 
 #: How many rows each chapter marks as a known miss, and which: a judgement made by hand, row by row, in each
 #: study's fidelity.py. A new miss, or a miss that goes away, must change this table in the same commit.
@@ -75,6 +75,42 @@ def test_an_unmarked_miss_and_a_stale_mark_both_fail():
         ledger.LedgerRow("x", "s", "q", "c", published=1.0, model=1.0, tolerance=0.1, role="guessed")
 
 
+def test_every_tolerance_comes_from_the_data(rows):
+    """The rule: a tolerance is the printed rounding, a repeated run's spread, or the source's stated error; a
+    relative one is at most 25% unless the source states the error (quoted), and exact rows are exact."""
+    bad = []
+    for r in rows:
+        where = f"{r.chapter}: {r.quantity} ({r.condition})"
+        if r.basis not in ledger.BASES:
+            bad.append(f"{where}: basis {r.basis!r} is not one of {ledger.BASES}")
+            continue
+        if len(r.basis_note) < 8:
+            bad.append(f"{where}: basis {r.basis!r} without a note saying which digits, runs or words")
+        if r.absolute is None and r.tolerance > ledger.WIDEST_RELATIVE and r.basis != "stated":
+            bad.append(f"{where}: relative tolerance {r.tolerance:.0%} is wider than "
+                       f"{ledger.WIDEST_RELATIVE:.0%} and not the source's stated error")
+        if r.basis == "stated" and not any(q in r.basis_note for q in ('"', "“")):
+            bad.append(f"{where}: a stated error must quote the source in quotation marks")
+        if r.basis == "exact" and r.absolute is None and r.tolerance > 0.005:
+            bad.append(f"{where}: an exact row with a {r.tolerance:.2%} tolerance")
+    assert not bad, "\n".join(bad[:40]) + f"\n({len(bad)} rows)"
+
+
+def test_an_absolute_tolerance_is_in_the_unit_and_shown_so():
+    row = ledger.LedgerRow("x", "Table 1", "CF busy (%)", "c", published=2.0, model=2.3, tolerance=None,
+                           role="predicted", basis="rounding", basis_note="printed to 0.1 point", absolute=0.5,
+                           unit="points")
+    assert row.tolerance == pytest.approx(0.25) and row.passed
+    assert row.tolerance_text == "±0.5 points" and row.error_text == "0.3 points"
+    assert "±0.5 points" in ledger.rows_html([row])
+    with pytest.raises(ValueError, match="needs its unit"):
+        ledger.LedgerRow("x", "s", "q", "c", 2.0, 2.0, None, "fitted", absolute=0.5)
+    with pytest.raises(ValueError, match="not both"):
+        ledger.LedgerRow("x", "s", "q", "c", 2.0, 2.0, 0.1, "fitted", absolute=0.5, unit="s")
+    with pytest.raises(ValueError, match="basis='guess' is not one of"):
+        ledger.LedgerRow("x", "s", "q", "c", 2.0, 2.0, 0.1, "fitted", basis="guess")
+
+
 def test_every_chapter_has_at_least_12_rows_and_states_every_role(rows):
     per_chapter = Counter(r.chapter for r in rows)
     assert len(per_chapter) == len(SLUGS)
@@ -112,6 +148,7 @@ def test_summary_counts_roles_and_predicted_errors():
     (s,) = ledger.summary(rows)
     assert (s["rows"], s["predicted"], s["fitted"], s["identity"], s["known misses"]) == (5, 3, 1, 1, 1)
     assert s["median predicted error"] == pytest.approx(0.3) and s["worst predicted error"] == pytest.approx(1.0)
+    assert s["median tolerance"] == pytest.approx(0.5) and s["widest tolerance"] == pytest.approx(0.5)
 
 
 def test_the_pages_show_the_summary_first_and_misses_in_words():

@@ -176,6 +176,9 @@ class Figure:
     kind: str = "line"  # "line", or "bar" (stacked bars over categories x_labels)
     x_labels: tuple[str, ...] = ()  # category names of a bar figure, indexed by x_values
     scenario: Callable[[Mapping[str, float]], object] | None = None  # default: the study's calibration.scenario
+    #: the source's figure or figures this chart regenerates, as the subtitle says it ("Figures 3 and 14 of the
+    #: brief"); listed again in ``source_figures/<study>.csv`` (widgets.source_figures)
+    regenerates: str = ""
 
     def __post_init__(self):
         if len(self.params) > 2:
@@ -308,6 +311,8 @@ def _layers(fig: Figure, model_data, series_cols: list[str], filters: list[str],
         )
         layers.append(pts)
     subtitle = [fig.subtitle] if fig.subtitle else []
+    if fig.regenerates:
+        subtitle.insert(0, f"Regenerates {fig.regenerates}.")
     what = "Bars" if fig.kind == "bar" else "Lines"
     if fig.published is not None and len(fig.published):
         subtitle.append(f"{what}: model. Points: published values (hover or tap for the source).")

@@ -13,6 +13,19 @@ Every row states its **role**:
 * ``identity``: the number follows by arithmetic from other printed numbers (a delta, a total,
   a ratio), recomputed from the printed inputs.
 
+Every row also states the **basis** of its tolerance, what the data can tell apart (``basis``, one of
+:data:`BASES`, with ``basis_note`` saying how), never what a model misses:
+
+* ``rounding``: the printed precision of the published number and of the printed inputs it uses;
+* ``spread``: the spread of a repeated measurement the source prints (which runs, in the note);
+* ``stated``: an error the source itself states (quoted, in quotation marks, in the note);
+* ``exact``: a fitted value reproduced by construction, or arithmetic exact to the printed digits.
+
+A relative tolerance is at most :data:`WIDEST_RELATIVE` unless its basis is ``stated``. Where a relative
+tolerance means nothing (a small difference, a percentage near zero) the row gives an **absolute**
+tolerance in the quantity's unit (``absolute`` and ``unit``: 0.5 points, 0.05 s); its relative
+``tolerance`` is then derived, ``absolute / |published|``, and the page shows the absolute one.
+
 A row outside its tolerance is kept, marked a **known miss** with its reason (``miss``). Which
 rows miss is a judgement made by hand in each study's ``fidelity.py``; the tests fail on a miss
 that is not marked, on a mark on a row that does not miss, and on any change in the count of
@@ -28,6 +41,10 @@ from dataclasses import dataclass, field
 from .numbers import readable
 
 ROLES = ("predicted", "fitted", "identity")
+#: Where a tolerance may come from (see the module docstring).
+BASES = ("rounding", "spread", "stated", "exact")
+#: The widest relative tolerance a row may have, unless it is the source's own stated error.
+WIDEST_RELATIVE = 0.25
 
 
 @dataclass(frozen=True)
@@ -38,14 +55,35 @@ class LedgerRow:
     condition: str    # the run or setting
     published: float  # in the unit the source prints
     model: float
-    tolerance: float  # relative
+    tolerance: float | None  # relative; None when ``absolute`` is given (it is then derived)
     role: str         # one of ROLES
     miss: str = ""    # the reason, when the row is a known miss (outside its tolerance on purpose)
+    basis: str = ""   # one of BASES: where the tolerance comes from
+    basis_note: str = ""  # how: which digits, which runs, or the source's words in quotation marks
+    absolute: float | None = None  # the tolerance in the quantity's unit, where a relative one means nothing
+    unit: str = ""    # the unit of ``absolute`` as a reader says it: "points", "s", "MB"
     #: (study, file, run_id, metric) of the published cell, when it is one cell of ``data/``: the
     #: tests perturb it to prove a ``predicted`` row's model value does not depend on it.
     cell: tuple | None = field(default=None, compare=False)
 
     def __post_init__(self):
+        if self.absolute is not None:
+            if self.tolerance is not None:
+                raise ValueError(f"ledger row {self.quantity!r} ({self.condition}): give a relative tolerance or an "
+                                 "absolute one, not both")
+            if not isinstance(self.absolute, (int, float)) or not math.isfinite(self.absolute) or self.absolute <= 0:
+                raise ValueError(f"ledger row {self.quantity!r} ({self.condition}): absolute={self.absolute!r} must be "
+                                 "a positive number in the quantity's unit")
+            if not self.unit:
+                raise ValueError(f"ledger row {self.quantity!r} ({self.condition}): an absolute tolerance "
+                                 "needs its unit")
+            if isinstance(self.published, (int, float)) and self.published != 0:
+                object.__setattr__(self, "tolerance", self.absolute / abs(self.published))
+        elif self.tolerance is None:
+            raise ValueError(f"ledger row {self.quantity!r} ({self.condition}): no tolerance (relative or absolute)")
+        if self.basis and self.basis not in BASES:
+            raise ValueError(f"ledger row {self.quantity!r} ({self.condition}): basis={self.basis!r} is not one of "
+                             f"{', '.join(BASES)}")
         for name in ("published", "model", "tolerance"):
             value = getattr(self, name)
             if not isinstance(value, (int, float)) or not math.isfinite(value):
@@ -88,7 +126,23 @@ class LedgerRow:
             "condition": self.condition, "role": self.role, "published": self.published, "model": self.model,
             "rel_error": self.rel_error, "tolerance": self.tolerance, "passed": self.passed,
             "known_miss": self.miss or None,
+            "tolerance_basis": self.basis or None, "tolerance_note": self.basis_note or None,
+            "tolerance_absolute": self.absolute, "unit": self.unit or None,
         }
+
+    @property
+    def tolerance_text(self) -> str:
+        """The tolerance as the page shows it: ``±0.5 points`` when absolute, else a percentage."""
+        if self.absolute is not None:
+            return f"±{readable(self.absolute)} {self.unit}"
+        return format_error(self.tolerance)
+
+    @property
+    def error_text(self) -> str:
+        """The error as the page shows it: in the unit when the tolerance is absolute, else relative."""
+        if self.absolute is not None:
+            return f"{readable(abs(self.model - self.published))} {self.unit}"
+        return format_error(self.rel_error)
 
 
 def rows(study: str | None = None) -> list[LedgerRow]:
@@ -110,11 +164,15 @@ def summary(ledger: list[LedgerRow]) -> list[dict]:
     for chapter in chapters:
         mine = [r for r in ledger if r.chapter == chapter]
         predicted = [r.rel_error for r in mine if r.role == "predicted"]
+        relative = [r.tolerance for r in mine if r.absolute is None]
         out.append({
             "chapter": chapter, "rows": len(mine),
             **{role: sum(r.role == role for r in mine) for role in ROLES},
             "median predicted error": float(np.median(predicted)) if predicted else None,
             "worst predicted error": max(predicted) if predicted else None,
+            "median tolerance": float(np.median(relative)) if relative else None,
+            "widest tolerance": max(relative) if relative else None,
+            "absolute tolerances": sum(r.absolute is not None for r in mine),
             "known misses": sum(r.known_miss for r in mine),
             "unmarked misses": sum(r.status == "FAIL" for r in mine),
         })
@@ -148,7 +206,7 @@ def format_table(ledger: list[LedgerRow]) -> str:
     head = ("chapter", "role", "source", "quantity", "condition", "published", "model", "rel.err", "tol", "status")
     body = [
         (r.chapter, r.role, r.source, r.quantity, r.condition, f"{r.published:.6g}", f"{r.model:.6g}",
-         f"{100 * r.rel_error:.3g}%", f"{100 * r.tolerance:.3g}%", r.status)
+         f"{100 * r.rel_error:.3g}%", r.tolerance_text, r.status)
         for r in ledger
     ]
     widths = [max(len(str(x)) for x in col) for col in zip(head, *body)]
@@ -157,8 +215,10 @@ def format_table(ledger: list[LedgerRow]) -> str:
     for s in summary(ledger):
         pred = (f"predicted error median {format_error(s['median predicted error'])}, worst "
                 f"{format_error(s['worst predicted error'])}" if s["predicted"] else "no predicted rows")
+        tol = (f"tolerance median {format_error(s['median tolerance'])}, widest {_widest_text(s)}"
+               if s["median tolerance"] is not None else f"{s['absolute tolerances']} absolute tolerances")
         lines.append(f"{s['chapter']}: {s['rows']} rows ({s['predicted']} predicted, {s['fitted']} fitted, "
-                     f"{s['identity']} identity); {pred}; {s['known misses']} known misses.")
+                     f"{s['identity']} identity); {pred}; {tol}; {s['known misses']} known misses.")
     known = [r for r in ledger if r.status == "known miss"]
     bad = [r for r in ledger if not r.ok]
     lines.append(f"{len(ledger)} rows, {sum(r.status == 'pass' for r in ledger)} within tolerance, "
@@ -206,10 +266,12 @@ def rows_html(ledger: list[LedgerRow], chapter_column: bool = False) -> str:
         off = " ledger-off" if not r.passed else ""
         cells = ([_td(r.chapter)] if chapter_column else []) + [
             _td(r.role), _td(r.quantity), _td(r.condition), _td(readable(r.published), "num"),
-            _td(format_model(r.model, r.published), "num"), _td(format_error(r.rel_error), "num"),
-            _td(format_error(r.tolerance), "num"), _status_td(r)]
+            _td(format_model(r.model, r.published), "num"), _td(r.error_text, "num"),
+            _td(r.tolerance_text, "num"), _status_td(r)]
         out.append(f'<tr class="ledger-{r.role}{off}">' + "".join(cells) + "</tr>")
         note = f"Source: {html.escape(r.source)}."
+        if r.basis_note:
+            note += f" Tolerance: {html.escape(r.basis_note)}."
         if r.known_miss:
             note = f"<strong>Known miss: {html.escape(r.miss)}.</strong> " + note
         out.append(f'<tr class="ledger-note"><td colspan="{len(head)}">{note}</td></tr>')
@@ -220,7 +282,7 @@ def rows_html(ledger: list[LedgerRow], chapter_column: bool = False) -> str:
 def summary_html(ledger: list[LedgerRow]) -> str:
     """The per-chapter summary as an HTML table: counts by role, predicted error, misses."""
     head = ["chapter", "rows", "predicted", "fitted", "identity", "median predicted error",
-            "worst predicted error", "known misses"]
+            "worst predicted error", "median tolerance", "widest tolerance", "known misses"]
     out = ['<div class="ledger-scroll" tabindex="0" style="overflow-x:auto"><table class="ledger-summary">',
            "<thead><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead><tbody>"]
     for s in summary(ledger):
@@ -229,10 +291,19 @@ def summary_html(ledger: list[LedgerRow]) -> str:
                  _td(str(s["fitted"]), "num"), _td(str(s["identity"]), "num"),
                  _td("none" if med is None else format_error(med), "num"),
                  _td("none" if worst is None else format_error(worst), "num"),
+                 _td("none" if s["median tolerance"] is None else format_error(s["median tolerance"]), "num"),
+                 _td(_widest_text(s), "num"),
                  _td(str(s["known misses"]), "num")]
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody></table></div>")
     return "".join(out)
+
+
+def _widest_text(s: dict) -> str:
+    """The widest relative tolerance, and how many rows have an absolute one instead."""
+    widest = "none" if s["widest tolerance"] is None else format_error(s["widest tolerance"])
+    n = s["absolute tolerances"]
+    return widest if not n else f"{widest} ({n} absolute)"
 
 
 def _order(ledger: list[LedgerRow]) -> list[LedgerRow]:
@@ -253,6 +324,9 @@ def chapter_html(study: str) -> str:
     else:
         lead = (f"{s['rows']} rows: no predicted rows, {s['fitted']} fitted, {s['identity']} identities; "
                 f"{s['known misses']} known misses.")
+    if s["median tolerance"] is not None:
+        lead += (f" Tolerances, from the printed digits, repeated runs or the source's stated error: median "
+                 f"{format_error(s['median tolerance'])}, widest {_widest_text(s)}.")
     parts = [STYLE, f'<p class="ledger-lead"><strong>{html.escape(lead)}</strong></p>']
     misses = [r for r in mine if r.known_miss]
     if misses:  # shown once: above, in full, and not again in the collapsed rows

@@ -6,7 +6,8 @@ are unchanged. That alone would go stale here: the chapters' code cells are shor
 without changing a cell. This extension keys the whole cache on everything else the outputs can
 depend on (see :func:`code_key`):
 
-* every file under ``widgets/``, ``data/`` and ``lessons/`` (the code, the tables and the lessons the notebooks read),
+* every file under ``widgets/``, ``data/``, ``lessons/`` and ``source_figures/`` (the code, the tables, the
+  lessons and the source-figure lists the notebooks read),
 * ``_config.yml``, ``requirements.txt`` and ``pyproject.toml``,
 * the Python version and every installed distribution with its version,
 * the ``DB2BOOK_*`` environment variables (``DB2BOOK_BUILD=1`` picks the static chart renderer).
@@ -29,7 +30,7 @@ from pathlib import Path
 from sphinx.util import logging
 
 KEY_FILE = "db2book-code-key.txt"
-CODE_DIRS = ("widgets", "data", "lessons")
+CODE_DIRS = ("widgets", "data", "lessons", "source_figures")
 CODE_FILES = ("_config.yml", "requirements.txt", "pyproject.toml")
 SKIP_PARTS = {"__pycache__", ".ipynb_checkpoints", ".pytest_cache"}
 
