@@ -153,3 +153,44 @@ def test_practice_works_with_the_keyboard_alone(site):
         assert not log.errors(), log.errors()
     finally:
         ctx.close()
+
+
+def test_answers_are_read_in_the_forms_people_type(site):
+    """A fraction takes 0.0649 or 6.49%; a percent 0.78 or 0.78%; a large number 1,234 or 1234; the units'
+    own words after a number are read; a percent answered as a fraction is not right, and says why."""
+    base, b = site
+    ctx, page, log = open_page(b, f"{base}/chapters/fast_index_traversal.html", **SIZES["phone"])
+    try:
+        found = practice_set("fast_index_traversal")
+        open_block(page)
+        page.select_option(f"{BLOCK} .db2-practice-kind", "cpu_share")
+        share, cut = current(page, found)["parts"]
+        assert (share["unit"], cut["unit"]) == ("", "%")
+        for typed in (f"{share['answer']:.4f}", f"{100 * share['answer']:.2f}%", f" {100 * share['answer']:.2f} % "):
+            mark, _, _ = check_one(page, typed)
+            assert "Right" in mark, (typed, share, mark)
+        page.fill(f"{BLOCK} .db2-practice-part input >> nth=0", "")
+        answer = f"{cut['answer']:.3f}"
+        page.fill(f"{BLOCK} .db2-practice-part input >> nth=1", answer + "%")
+        page.click(f"{BLOCK} .db2-practice-check")
+        assert "Right" in page.inner_text(f"{BLOCK} .db2-practice-mark >> nth=1")
+        page.fill(f"{BLOCK} .db2-practice-part input >> nth=1", f"{cut['answer'] / 100:.5f}")
+        page.click(f"{BLOCK} .db2-practice-check")
+        assert "in percent" in page.inner_text(f"{BLOCK} .db2-practice-mark >> nth=1")
+
+        page.select_option(f"{BLOCK} .db2-practice-kind", "")
+        for _ in range(100):  # a problem with an answer of thousands
+            problem = current(page, found)
+            big = [p for p in problem["parts"] if p["unit"] != found["yes_no"] and abs(p["answer"]) >= 1000]
+            if big:
+                break
+            page.click(f"{BLOCK} .db2-practice-another")
+        big = big[0]
+        index = problem["parts"].index(big)
+        for typed in (f"{big['answer']:,.1f}", f"{big['answer']:.1f}", f"{big['answer']:.1f} {big['unit']}"):
+            page.fill(f"{BLOCK} .db2-practice-part input >> nth={index}", typed)
+            page.click(f"{BLOCK} .db2-practice-check")
+            assert "Right" in page.inner_text(f"{BLOCK} .db2-practice-mark >> nth={index}"), typed
+        assert not log.errors(), log.errors()
+    finally:
+        ctx.close()
