@@ -63,8 +63,9 @@ class ByteCounter:
 
 
 #: The parts of a page's weight, by what each response is (the first pattern that matches).
-WEIGHT_PARTS = (("Vega runtime and chart code", "/_static/vega/"), ("fonts", (".woff2", ".woff", ".ttf")),
-                ("theme stylesheets", ".css"), ("theme scripts", ".js"))
+WEIGHT_PARTS = (("Vega runtime and chart code", "/_static/vega/"),
+                ("practice block: script and stylesheet", "/_static/practice."),
+                ("fonts", (".woff2", ".woff", ".ttf")), ("theme stylesheets", ".css"), ("theme scripts", ".js"))
 CHART_CALL = re.compile(r"<script>window\.db2bookEmbed\(.*?\);</script>", re.S)
 
 
@@ -94,6 +95,18 @@ def weight_parts(by_url: dict[str, int], page: str) -> dict[str, int]:
         else:
             parts["other"] += size
     return parts
+
+
+def bench_practice_sets(rows: Rows) -> None:
+    """The practice set each chapter fetches when its "Practise" block is opened (not part of the first
+    load): the built JSON's bytes, as served uncompressed."""
+    for study in STUDIES:
+        name = f"practice set (fetched when the block opens): chapters/{study.slug}"
+        built = SITE / "_static" / "practice" / f"{study.slug}.json"
+        if built.exists():
+            rows.measured(name, built.stat().st_size / KB, "KB")
+        else:
+            rows.failed(name, "KB", NO_GOAL, f"{built} is not built: run `make book`")
 
 
 def site_missing() -> str | None:

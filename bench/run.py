@@ -42,6 +42,7 @@ def bench_site(rows: Rows) -> None:
     try:
         with serve() as base, browser() as b:
             pages.bench_pages(rows, b, base)
+            pages.bench_practice_sets(rows)
             static_slider.bench_static_slider(rows, b, base)
     except Exception as exc:  # noqa: BLE001 - no browser, for instance
         rows.failed("site: browser", "", NO_GOAL, exc)

@@ -4,6 +4,7 @@ each line says who calls it."""
 
 templatename  # Sphinx's html-page-context hook signature (book/_ext/*.py)
 html_math_renderer  # a Sphinx config value the book sets (book/_ext/offline_assets.py)
+required_arguments  # docutils reads a directive's signature from these (book/_ext/practice.py)
 db2book_code_key  # kept on Sphinx's environment between builds (book/_ext/exec_cache.py)
 flavor  # fontTools' subsetting options (book/_ext/theme_weight.py)
 ignore_missing_unicodes  # fontTools' subsetting options

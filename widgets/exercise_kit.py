@@ -13,8 +13,19 @@ from typing import Callable, Mapping
 
 import numpy as np
 
-#: A student's answer is right within this relative tolerance.
+#: A student's answer is right within this relative tolerance (of the answer, or of :data:`CHECK_FLOOR`
+#: for an answer of zero).
 CHECK_TOLERANCE = 0.01
+CHECK_FLOOR = 1e-9
+
+
+def answer_text(value: float) -> str:
+    """An answer as the generators print it: four significant digits with thousands separators, and whole
+    numbers from 10,000 up in full, so that no answer the generators give prints with an exponent
+    (962; 259.7; 123,457; 0.2317)."""
+    if value == 0:
+        return "0"  # not "-0"
+    return f"{value:,.0f}" if abs(value) >= 1e4 else f"{value:,.4g}"
 
 
 def _unit(unit: str) -> str:
@@ -39,7 +50,8 @@ class Problem:
     def show(self, answers: bool = False) -> str:
         lines = [f"Problem (seed {self.seed}, {self.kind})", "", self.text]
         if answers:
-            lines += ["", "Answers:"] + [f"  {k} = {v:,.4g} {_unit(self.units[k])}" for k, v in self.answers.items()]
+            lines += ["", "Answers:"] + [f"  {k} = {answer_text(v)} {_unit(self.units[k])}"
+                                         for k, v in self.answers.items()]
             if self.solution:  # paragraphs, folded for a terminal
                 lines += ["", "Worked solution:"] + ["\n".join(textwrap.wrap(para, 100)) + "\n"
                                                      for para in self.solution.split("\n\n")]
@@ -104,7 +116,7 @@ class Generator:
         result = {}
         for name, value in given.items():
             want = p.answers[name]
-            ok = bool(np.isfinite(value)) and abs(value - want) <= CHECK_TOLERANCE * max(abs(want), 1e-9)
+            ok = bool(np.isfinite(value)) and abs(value - want) <= CHECK_TOLERANCE * max(abs(want), CHECK_FLOOR)
             result[name] = ok
             print(f"{name}: {'right' if ok else 'not yet'}")
         return result
