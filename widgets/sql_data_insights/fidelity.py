@@ -269,7 +269,19 @@ def rule_rows() -> list[LedgerRow]:
     clusters = float(d.loc["cols_10", "vocabulary"] - cat)
     bias = (model.RULE_BYTES_PER_WORD / vector_fit()) * (n * model.CLUSTERS_PER_NUMERIC_COLUMN + cat) / (
         clusters + cat) - 1
+    words = float(model.vocabulary_rule(n, cat))
+    exact = "integer arithmetic on the printed operands: exact"
     return [
+        LedgerRow(chapter=CHAPTER, source=pub.cite_prose("model_size_example", "unique_values_total_count", "6.1.4"),
+                  quantity="rule-of-thumb unique values", condition=f"(20 x {n:g}) + {cat:,.0f}; printed '272373'",
+                  published=pub.quoted("model_size_example", "unique_values_total_count"), model=words,
+                  tolerance=1e-9, role="identity", basis="exact", basis_note=exact),
+        LedgerRow(chapter=CHAPTER, source=pub.cite_prose("model_size_example", "estimate_bytes", "6.1.4"),
+                  quantity="rule-of-thumb model size (bytes)",
+                  condition=f"{words:,.0f} x {model.RULE_BYTES_PER_WORD:,.0f} bytes; printed '898,830,900'",
+                  published=pub.quoted("model_size_example", "estimate_bytes"),
+                  model=words * model.RULE_BYTES_PER_WORD, tolerance=1e-9, role="identity", basis="exact",
+                  basis_note=exact),
         LedgerRow(chapter=CHAPTER, source=pub.cite_prose("model_size_example", "estimate_mb", "6.1.4"),
                   quantity="rule-of-thumb model size (MB)",
                   condition=f"[(20 x {n:g}) + {cat:,.0f}] x 3,300 bytes; printed '~899 MB'",
