@@ -165,6 +165,18 @@ def concurrency_calibration() -> dict:
 
 
 @lru_cache(maxsize=None)
+def ineligible_fit() -> float:
+    """SQL DI CPU minutes per run on general processors: least squares in percentage points on Table 6-1.
+
+    The share 1 - c / cpu is linear in c, so c = sum(x y) / sum(x^2) with x = 100 / cpu and y = 100 - share.
+    """
+    d = fit_set()
+    x = 100.0 / d["sqldi_cpu_min"].to_numpy(float)
+    y = 100.0 - d["sqldi_ziip_pct"].to_numpy(float)
+    return float(x @ y / (x @ x))
+
+
+@lru_cache(maxsize=None)
 def heaps_calibration() -> dict:
     """Heaps' law on VIEW_1-VIEW_4 (printed rows), and the repeat share VIEW_5 implies.
 

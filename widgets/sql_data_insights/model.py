@@ -14,6 +14,7 @@ says seconds; shares are fractions in [0, 1].
   categorical values, at 3,300 bytes each.
 * **Training cost.** A fixed part plus a per-word part (the fixed part is zero for elapsed time
   and SQL DI CPU, see the chapter); peak memory and zFS grow with both words and vocabulary.
+* **zIIP eligibility.** All of SQL DI's training CPU is zIIP-eligible but a part of fixed size per run.
 * **Vocabulary growth.** Heaps' law V = K n^beta, and a version in which a share of the new rows
   only repeat values already seen.
 * **Concurrency.** A run is a part that the model lets overlap freely plus CPU work spread
@@ -116,6 +117,18 @@ def zfs_mb(text, model, overhead=1.0) -> np.ndarray:
     m = v.non_negative("model_mb", model, unit="MB")
     o = v.in_range("overhead", overhead, 1.0, 10.0)
     return o * (t + m)
+
+
+def ziip_eligible_share(cpu_min, ineligible_min, runs=1) -> np.ndarray:
+    """zIIP-eligible share of a training's SQL DI CPU (fraction): all of it but a part of
+    ``ineligible_min`` CPU minutes per run that runs on general processors whatever the run's size.
+
+    share = 1 - runs x ineligible / cpu; ``cpu_min`` is the measured SQL DI CPU of all ``runs`` together.
+    """
+    cpu = v.positive("cpu_min", cpu_min, unit="CPU minutes")
+    c = v.non_negative("ineligible_min", ineligible_min, unit="CPU minutes per run")
+    k = v.in_range("runs", runs, 1, 1000, unit="runs")
+    return 1.0 - k * c / cpu
 
 
 # --- 4. vocabulary growth --------------------------------------------------------------------------
