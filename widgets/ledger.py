@@ -141,7 +141,7 @@ class LedgerRow:
     def error_text(self) -> str:
         """The error as the page shows it: in the unit when the tolerance is absolute, else relative."""
         if self.absolute is not None:
-            return f"{readable(abs(self.model - self.published))} {self.unit}"
+            return f"{format_model(abs(self.model - self.published), self.published)} {self.unit}"
         return format_error(self.rel_error)
 
 

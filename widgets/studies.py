@@ -32,6 +32,22 @@ class Study:
     explorer_title: str
     tabs: bool = True  # the dashboard puts each figure in a tab of its own
     page: str = ""  # the page under the book's root, without .html; "" means chapters/<slug>
+    #: the data figures of the source's studied section, as it numbers them: "3 to 18", "3-33 to 3-40, 3-51 to
+    #: 3-56"; each is listed in ``source_figures/<slug>.csv`` with its chart or its reason (widgets.source_figures)
+    figure_ranges: str = ""
+
+    @property
+    def data_figures(self) -> list[str]:
+        """The studied section's data figures, expanded: ``["Figure 3-33", "Figure 3-34", ...]``."""
+        out = []
+        for part in filter(None, (p.strip() for p in self.figure_ranges.split(","))):
+            first, _, last = (x.strip() for x in part.partition(" to "))
+            prefix = first.rpartition("-")[0] + "-" if "-" in first else ""
+            if not last.startswith(prefix):
+                raise ValueError(f"{self.slug}: figure range {part!r} spans two chapters of its source")
+            numbers = range(int(first[len(prefix):]), int((last or first)[len(prefix):]) + 1)
+            out += [f"Figure {prefix}{n}" for n in numbers]
+        return out
 
     @property
     def page_path(self) -> str:
@@ -60,19 +76,19 @@ class Study:
 
 STUDIES: tuple[Study, ...] = (
     Study("large_memory", "Large memory for DB2 buffer pools", ("sync_reads", "itr"),
-          "Large memory: explore the model"),
+          "Large memory: explore the model", figure_ranges="3 to 18"),
     Study("hit_ratio_dead", "The buffer pool hit ratio is dead", ("threshold", "reads"),
           "The hit ratio is dead: explore the models"),
     Study("fast_index_traversal", "Fast index traversal: skipping the walk down the tree", ("select", "levels"),
-          "Fast index traversal: explore the model"),
+          "Fast index traversal: explore the model", figure_ranges="2-9 to 2-16"),
     Study("zhyperlink", "zHyperLink: when spinning beats waiting", ("elapsed", "hit_ratio"),
-          "zHyperLink: explore the model"),
+          "zHyperLink: explore the model", figure_ranges="3-33 to 3-40, 3-51 to 3-56"),
     Study("system_recovery_boost", "System Recovery Boost: buying back the hour after an outage",
-          ("backlog_etr", "backlog_wait"), "System Recovery Boost: explore the model"),
+          ("backlog_etr", "backlog_wait"), "System Recovery Boost: explore the model", figure_ranges="3-14 to 3-22"),
     Study("sql_data_insights", "SQL Data Insights: training a model on a table", ("vocabulary", "concurrency"),
-          "SQL Data Insights: explore the models"),
+          "SQL Data Insights: explore the models", figure_ranges="6-1 to 6-9, 6-12 to 6-22"),
     Study("sap_banking", "SAP Banking at 150 million accounts: how far one database scales",
-          ("itr", "per_processor"), "SAP Banking: explore the scaling"),
+          ("itr", "per_processor"), "SAP Banking: explore the scaling", figure_ranges="3 to 10"),
 )
 
 SLUGS: tuple[str, ...] = tuple(s.slug for s in STUDIES)
