@@ -53,7 +53,7 @@ def pdf_link_html(href: str, size_bytes: int) -> str:
     """The paragraph that offers the print edition (hidden on paper by print.css)."""
     return (f'<p class="db2book-pdf-link"><a href="{href}">The print edition (PDF, '
             f'{size_bytes / 1e6:.1f} MB)</a>: the whole book laid out for paper, with page numbers, a table of '
-            "contents and each chapter's solutions at its end.</p>")
+            "contents and each chapter’s solutions at its end.</p>")
 
 
 def _chapter_number(app, pagename: str) -> str:
