@@ -3,8 +3,8 @@
 The edition is built once, by ``make pdf`` in a fresh clone's files (``git ls-files``: what a clone holds) beside
 this tree's built site and environment (``make book``'s products, which test_build checks; rebuilding every
 notebook here would take most of ten minutes). Its text must hold every chapter's title and no slider's label,
-one numbered caption per chart of its pages, its fonts embedded, and the site must link it. Every page of the site,
-printed from the browser, must fit the paper.
+one numbered caption per chart of its pages, its fonts embedded, and the site must link it (marked slow: it
+prints the book). Every page of the site, printed from the browser, must fit the paper and show no control.
 """
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import io
 import re
 import shutil
 import subprocess
+import sys
 import unicodedata
 
 import pytest
@@ -19,7 +20,9 @@ import pytest
 from tools import pdf as edition
 from tools.site import ROOT, SITE, browser, clone_files, serve
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+sys.path.insert(0, str(ROOT / "book" / "_ext"))
+import print_edition  # noqa: E402  (book/_ext: the Sphinx extension)
+
 
 TOC_PAGES = sorted(str(p.relative_to(SITE).with_suffix("")) for p in (SITE / "book").glob("*.html")) + \
     sorted(str(p.relative_to(SITE).with_suffix("")) for p in (SITE / "chapters").glob("*.html"))
@@ -76,6 +79,8 @@ def _site_page(built, path: str) -> str:
     return (built / "_build" / "html" / f"{path}.html").read_text(encoding="utf-8")
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_the_site_links_the_edition(built):
     intro = _site_page(built, "book/intro")
     assert (built / "_build" / "html" / "db2-performance-retraced.pdf").is_file()
@@ -84,6 +89,8 @@ def test_the_site_links_the_edition(built):
         (built / "_build" / "html" / "db2-performance-retraced.pdf").read_bytes()
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_text_holds_every_title_and_no_slider_label(built, text):
     titles, labels, own_text = [], set(), []
     for path in edition.edition_pages():
@@ -109,6 +116,8 @@ def test_text_holds_every_title_and_no_slider_label(built, text):
         assert control not in text, f"a control printed: {control!r}"
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_one_numbered_chart_per_chart_of_the_site(built, text):
     expected = [n for path in edition.edition_pages() for n in FIGURE_NUMBER.findall(_site_page(built, path))]
     charts = sum(_site_page(built, path).count('class="db2book-chart"') for path in edition.edition_pages())
@@ -117,6 +126,8 @@ def test_one_numbered_chart_per_chart_of_the_site(built, text):
     assert sorted(printed) == sorted(expected), "the PDF's figure captions differ from the site's charts"
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_charts_are_vector(reader):
     """No raster image in the edition: every chart is drawn as paths and text."""
     images = [i for i, page in enumerate(reader.pages, 1) for _ in page.images]
@@ -141,6 +152,8 @@ def _fonts(resources, seen: set) -> list:
     return out
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_fonts_are_embedded(reader):
     fonts, seen = {}, set()
     for page in reader.pages:
@@ -161,6 +174,8 @@ def test_fonts_are_embedded(reader):
     assert not bare, f"fonts not embedded: {bare}"
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_pages_numbered_and_contents(reader, text):
     assert len(reader.pages) > 50
     contents = reader.pages[1].extract_text()
@@ -172,6 +187,7 @@ def test_pages_numbered_and_contents(reader, text):
     assert reader.outline, "the PDF has no outline (bookmarks)"
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("path", TOC_PAGES)
 def test_no_element_is_wider_than_the_paper(path):
     """In Chromium's print emulation, as wide as an A4 page's printed line, nothing runs off the page."""
@@ -188,6 +204,7 @@ def test_no_element_is_wider_than_the_paper(path):
     assert not controls, f"controls printed: {controls[:5]}"
 
 
+@pytest.mark.browser
 def test_a_chapter_printed_from_the_browser():
     """A teacher's handout: one chapter printed as a browser prints it, with the print stylesheet alone."""
     from pypdf import PdfReader
@@ -203,3 +220,34 @@ def test_a_chapter_printed_from_the_browser():
     assert solution[:60] in words, "a hidden solution did not print"
     for control in ("Reset to the calibrated", "Show code cell source", "Open the dashboard on Binder"):
         assert control not in words, f"a control printed: {control!r}"
+
+
+def test_charts_are_numbered_by_chapter_on_their_titles():
+    body = ('<figure class="db2book-figure" style="max-width: 610px"><p class="db2book-chart-title">A</p>'
+            '<figure class="db2book-figure">\n<div class="db2book-chart"></div>')
+    numbered = print_edition.number_figures(body, "4")
+    assert numbered.count('data-figure-number="4.1"') == 2  # the figure and its title
+    assert '<figure class="db2book-figure" data-figure-number="4.2">' in numbered
+    assert 'data-figure-number="1"' in print_edition.number_figures(body, "")  # a page with no chapter number
+
+
+class _App:
+    """The little of a Sphinx application the extension's page hook reads."""
+
+    def __init__(self, outdir):
+        self.outdir = str(outdir)
+        self.config = type("Config", (), {"root_doc": "book/intro"})()
+        self.env = type("Env", (), {"toc_secnumbers": {}})()
+
+
+def test_the_root_page_links_the_edition_only_when_the_site_holds_it(tmp_path):
+    """The built site never links a PDF it does not hold: make book alone writes no link."""
+    def page(pagename="book/intro"):
+        context = {"body": "<h1>Db2 Performance, Retraced</h1><p>text</p>", "pathto": lambda name, _: "../" + name}
+        print_edition._page_context(_App(tmp_path), pagename, "page.html", context, None)
+        return context["body"]
+
+    assert print_edition.PDF_NAME not in page()
+    (tmp_path / print_edition.PDF_NAME).write_bytes(b"%PDF-1.4 " + b"x" * 1_500_000)
+    assert '<a href="../db2-performance-retraced.pdf">The print edition (PDF, 1.5 MB)</a>' in page()
+    assert print_edition.PDF_NAME not in page("chapters/zhyperlink")
