@@ -29,7 +29,7 @@
     if (chapter) { d.open = true; return; }
     const p = document.createElement('p');
     p.className = 'db2book-ledger-pointer';
-    p.textContent = d.querySelector('summary').textContent.trim() + ': printed with each chapter\'s ledger.';
+    p.textContent = d.querySelector('summary').textContent.trim() + ': printed with each chapter’s ledger.';
     d.replaceWith(p);
   });
   const sols = [...art.querySelectorAll('.solution.admonition')];
@@ -49,7 +49,7 @@
       link.className = 'reference internal';
       link.setAttribute('href', '#' + s.id);
       link.textContent = (title ? title.textContent : 'Solution').trim();
-      pointer.append(link, ': with the chapter\'s other solutions, at its end.');
+      pointer.append(link, ': with the chapter’s other solutions, at its end.');
       s.before(pointer);
       box.appendChild(s);
     });
