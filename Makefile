@@ -10,7 +10,7 @@ VOILA_IP ?= 127.0.0.1
 export JUPYTER_CONFIG_DIR := $(CURDIR)/dashboards/jupyter-config
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: venv node book book-fast serve voila test test-fast lint bench chromium lock clean classroom
+.PHONY: venv node book book-fast pdf serve voila test test-fast lint bench chromium lock clean classroom
 
 ## venv: create .venv (when absent) and install the pinned runtime, test and classroom dependencies
 venv: $(STAMP)
@@ -36,6 +36,12 @@ book: venv node
 
 ## book-fast: for authors, after editing pages: reads only the pages changed since the last build (as strictly)
 book-fast: venv node
+	DB2BOOK_BUILD=1 $(BIN)/jupyter-book build -W -n --keep-going .
+
+## pdf: the print edition, _build/pdf/db2-performance-retraced.pdf, made from the built site in Chromium
+## (tools/pdf.py); a copy goes to the site's root, and the root page is rebuilt to link it
+pdf: book chromium
+	$(BIN)/python -m tools.pdf
 	DB2BOOK_BUILD=1 $(BIN)/jupyter-book build -W -n --keep-going .
 
 ## serve: serve the built site on http://127.0.0.1:$(PORT)

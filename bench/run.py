@@ -22,7 +22,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench import (build_times, chart_weight, class_load, dashboard_widgets, model_speed, pages,  # noqa: E402
-                   static_slider, voila_latency)
+                   print_edition, static_slider, voila_latency)
 from bench.common import NO_GOAL, RESULTS, Rows, loadavg  # noqa: E402
 from tools.site import browser, serve  # noqa: E402  (needs ROOT on sys.path)
 
@@ -119,6 +119,7 @@ SECTIONS = {
     "model": model_speed.bench_model,
     "weight": chart_weight.bench_chart_weight,
     "simulator": bench_simulator,
+    "pdf": print_edition.bench_print_edition,
 }
 
 

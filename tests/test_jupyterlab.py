@@ -29,7 +29,7 @@ import pytest
 import yaml
 from packaging.specifiers import SpecifierSet
 
-from tools.site import ROOT, SITE, RequestLog, browser, free_port, server
+from tools.site import ROOT, SITE, RequestLog, browser, clone_files, free_port, server
 
 BIN = Path(sys.executable).parent
 SHOTS = ROOT / "_build" / "screenshots"
@@ -156,17 +156,6 @@ def test_every_chapter_launches_a_notebook_and_links_its_dashboard():
 
 # --- a stand-in for the Binder image ---------------------------------------------------------------------------
 
-def _clone_files(dest: Path) -> None:
-    """Copy what a clone of the repository holds (tracked and new, unignored files) into ``dest``."""
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT,
-                           capture_output=True, check=True).stdout.decode().split("\0")
-    for rel in filter(None, files):
-        src = ROOT / rel
-        if src.is_file():
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, dest / rel)
-
-
 def _binder_env(home: Path) -> dict[str, str]:
     """The environment of the image's user: its own HOME, the book's Python first on PATH, no config dir."""
     env = {k: v for k, v in os.environ.items()
@@ -212,7 +201,7 @@ def binder_lab(tmp_path_factory):
     scratch = tmp_path_factory.mktemp("binder")
     repo, home = scratch / "repo", scratch / "home"
     repo.mkdir(), home.mkdir()
-    _clone_files(repo)
+    clone_files(repo)
     env = _binder_env(home)
     subprocess.run(["bash", "postBuild"], cwd=repo, env=env, check=True, timeout=300)
     _broken_notebook(repo / "broken_dashboard.ipynb")

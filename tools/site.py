@@ -2,6 +2,7 @@
 
 * :func:`serve` serves a folder on 127.0.0.1 (a free port) from a background thread.
 * :func:`browser` launches Debian's Chromium through Playwright (never Playwright's download).
+* :func:`clone_files` copies what a clone of the repository holds (a fresh clone, for tests).
 * :class:`RequestLog` records every request a page makes, to prove none leaves the loopback.
 * :func:`server` runs a server process until it answers, and stops it by PID; :func:`voila` starts a
   Voila server on loopback with it.
@@ -12,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -148,6 +150,17 @@ def open_page(b, url: str, timeout_ms: float = 30_000, **context):
     page.goto(url, wait_until="networkidle")
     page.wait_for_function(JS_CHARTS_DRAWN, timeout=timeout_ms)
     return ctx, page, log
+
+
+def clone_files(dest: Path) -> None:
+    """Copy what a clone of the repository holds (tracked and new, unignored files) into ``dest``."""
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT,
+                           capture_output=True, check=True).stdout.decode().split("\0")
+    for rel in filter(None, files):
+        src = ROOT / rel
+        if src.is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / rel)
 
 
 def free_port() -> int:
