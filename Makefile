@@ -44,9 +44,10 @@ pdf: book chromium
 	$(BIN)/python -m tools.pdf
 	DB2BOOK_BUILD=1 $(BIN)/jupyter-book build -W -n --keep-going .
 
-## serve: serve the built site on http://127.0.0.1:$(PORT)
+## serve: serve the built site on http://127.0.0.1:$(PORT) as a static host does: HTML, CSS and scripts sent
+## compressed (the .br/.gz copies the build writes beside them; tools/serve.py)
 serve:
-	$(BIN)/python -m http.server --bind 127.0.0.1 --directory _build/html $(PORT)
+	$(BIN)/python -m tools.serve --bind 127.0.0.1 --directory _build/html $(PORT)
 
 ## voila: the chapter dashboards on http://127.0.0.1:$(VOILA_PORT); for a class, one dashboard with a kernel
 ## pool sized for it: make voila NOTEBOOK=large_memory.ipynb CLASS=30 (kernels share one SVG cache and one
@@ -83,7 +84,8 @@ test: lint book chromium node
 test-fast: venv
 	$(BIN)/python -m pytest -q -m "not browser and not voila and not slow"
 
-## bench: build times, page weight, redraw and Voila latency, model speed (table; JSON in bench/results/)
+## bench: build times, page weight, redraw and Voila latency, model speed, Lighthouse on a phone (table; JSON in
+## bench/results/)
 bench: book chromium node
 	$(BIN)/python bench/run.py
 

@@ -22,6 +22,7 @@ CHAPTER_COLD_GOAL_KB = 1500  # a chapter's first load with an empty cache (issue
 JS_INTERACTIVE = """
 () => {
   if (document.readyState !== 'complete') return false;
+  if (window.db2bookDrawAll) window.db2bookDrawAll();  // charts draw near the screen; here: every one, now
   const charts = document.querySelectorAll('.db2book-chart');
   for (const c of charts) { if (c.getAttribute('data-rendered') !== 'true') return false; }
   return performance.now();

@@ -1,5 +1,5 @@
 """Benchmark of the book: build time, page weight, time to interactive, redraw and Voila latency,
-model speed and chart data weight.
+model speed, chart data weight, and Lighthouse's scores on a phone.
 
 Run with ``make bench`` (builds the site first) or ``.venv/bin/python bench/run.py [--json]``
 from the repository root. Prints a table (or, with ``--json``, the JSON) and always writes the
@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import (build_times, chart_weight, class_load, dashboard_widgets, model_speed, pages,  # noqa: E402
-                   print_edition, static_slider, voila_latency)
+from bench import (build_times, chart_weight, class_load, dashboard_widgets, lighthouse, model_speed,  # noqa: E402
+                   pages, print_edition, static_slider, voila_latency)
 from bench.common import NO_GOAL, RESULTS, Rows, loadavg  # noqa: E402
 from tools.site import browser, serve  # noqa: E402  (needs ROOT on sys.path)
 
@@ -120,6 +120,7 @@ SECTIONS = {
     "weight": chart_weight.bench_chart_weight,
     "simulator": bench_simulator,
     "pdf": print_edition.bench_print_edition,
+    "lighthouse": lighthouse.bench_lighthouse,
 }
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from tools.site import RequestLog, browser, serve
+from tools.site import JS_CHARTS_DRAWN, RequestLog, browser, serve
 
 OUT = Path("_build/screenshots")
 SIZES = {"desktop": {"viewport": {"width": 1280, "height": 900}},
@@ -24,6 +24,7 @@ def main(pages: list[str], tables: bool = False) -> int:
                 page = ctx.new_page()
                 log = RequestLog(page)
                 page.goto(f"{base}/{name}.html", wait_until="networkidle")
+                page.wait_for_function(JS_CHARTS_DRAWN, timeout=30_000)  # charts draw near the screen: all now
                 page.wait_for_timeout(500)
                 stem = f"{name.replace('/', '_')}_{size}"
                 path = OUT / f"{stem}.png"

@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import shutil
 import signal
@@ -22,9 +21,11 @@ import tempfile
 import threading
 import time
 import urllib.request
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlparse
+
+from tools.serve import handler
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "_build" / "html"
@@ -56,11 +57,6 @@ JS_MODEL_MARKS = """
 """
 
 
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, *args):  # keep test output readable
-        pass
-
-
 class _QuietServer(ThreadingHTTPServer):
     def handle_error(self, request, client_address):
         """A page left before a response was sent (a reader clicking on) is not an error of the site."""
@@ -69,10 +65,10 @@ class _QuietServer(ThreadingHTTPServer):
 
 
 @contextlib.contextmanager
-def serve(directory: Path = SITE):
-    """Serve ``directory`` on a free loopback port; yields the base URL."""
-    handler = functools.partial(_QuietHandler, directory=str(directory))
-    server = _QuietServer(("127.0.0.1", 0), handler)
+def serve(directory: Path = SITE, compressed: bool = True):
+    """Serve ``directory`` on a free loopback port as ``make serve`` does (the build's compressed copies of
+    text files, :mod:`tools.serve`; not with ``compressed=False``); yields the base URL."""
+    server = _QuietServer(("127.0.0.1", 0), handler(directory, compressed=compressed, quiet=True))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -134,9 +130,10 @@ class RequestLog:
         return self.console_errors + self.page_errors
 
 
-#: JavaScript: true when the page is parsed (every chart is in it) and every chart has drawn.
-JS_CHARTS_DRAWN = ("() => document.readyState !== 'loading' && "
-                   "[...document.querySelectorAll('.db2book-chart')].every(e => e.dataset.rendered === 'true')")
+#: JavaScript: true when the page is parsed (every chart is in it) and every chart has drawn. A chart draws when
+#: it comes near the screen (``page.js``); this asks for every chart at once, as a reader's printing does.
+JS_CHARTS_DRAWN = ("() => document.readyState !== 'loading' && (window.db2bookDrawAll && window.db2bookDrawAll(), "
+                   "[...document.querySelectorAll('.db2book-chart')].every(e => e.dataset.rendered === 'true'))")
 
 
 def open_page(b, url: str, timeout_ms: float = 30_000, **context):

@@ -10,18 +10,24 @@ time (never committed to the repository):
   (``book/_static/db2book/charts.js``). Charts arrive on the page already compiled from Vega-Lite to
   Vega (``widgets/render.py``), so the reader never downloads the Vega-Lite compiler. The file is
   one static file shared by every page that draws a chart: a reader's second chapter loads it
-  from the cache. It is linked only from pages that draw a chart.
+  from the cache. Only pages that draw a chart name it, and they load it when their first chart comes
+  near the screen (``page.js``): the text paints first, and a phone loads no chart code for a reader
+  still reading the introduction.
 * Equations are converted to MathML at build time (``latex2mathml``), which browsers render
   natively: no MathJax, no script and no request for math at all.
 """
 from __future__ import annotations
 
+import functools
+import hashlib
+import json
 import re
 
 from pathlib import Path
 
 from docutils import nodes
 from page_fixes import fix_pages  # book/_ext is on the path: Sphinx's local_extensions
+from precompress import precompress_site
 from theme_weight import purge_theme_css, slim_icon_font
 
 VEGA_DIR = "vega"
@@ -118,9 +124,17 @@ def _builder_inited(app):
     app.add_js_file(None, body=page_script())
 
 
+@functools.lru_cache(maxsize=1)
+def runtime_version() -> str:
+    """A digest of the chart runtime's text: its URL changes when the runtime does (no stale cached copy)."""
+    return hashlib.sha256(vega_runtime_text().encode("utf-8")).hexdigest()[:8]
+
+
 def _page_context(app, pagename, templatename, context, doctree):
     if CHART_MARKER in context.get("body", ""):
-        app.add_js_file(f"{VEGA_DIR}/{VEGA_FILE}")
+        # not a <script> tag: the page script (page.js) loads it when the first chart nears the screen
+        url = context["pathto"](f"_static/{VEGA_DIR}/{VEGA_FILE}", 1) + "?v=" + runtime_version()
+        app.add_js_file(None, body=f"window.db2bookRuntime = {json.dumps(url)};")
 
 
 def _build_finished(app, exception):
@@ -135,6 +149,13 @@ def _build_finished(app, exception):
     fix_pages(Path(app.outdir))
     slim_icon_font(Path(app.outdir), skip=(VEGA_FILE,))
     purge_theme_css(Path(app.outdir))
+
+
+def _precompress(app, exception):
+    """The ``.br`` and ``.gz`` copies of the site's text files, as readers get them (after the theme rewrote
+    ``pygments.css`` in its own build-finished handler)."""
+    if exception is None and app.builder.format == "html":
+        precompress_site(Path(app.outdir))
 
 
 def _favicon_ico(size: int = 16, rgb: tuple[int, int, int] = (0x1F, 0x4E, 0x79)) -> bytes:
@@ -159,4 +180,5 @@ def setup(app):
     app.connect("doctree-read", _hide_chart_cells)
     app.connect("html-page-context", _page_context)
     app.connect("build-finished", _build_finished)
+    app.connect("build-finished", _precompress, priority=900)  # after every extension wrote its files
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,7 +1,8 @@
 // The page's side of every chart (book/_ext/offline_assets.py serves it once per site, after the Vega
 // runtime): draw a compiled Vega spec into its div, with the book's own tooltip. Each chart on a page
 // is one call, window.db2bookEmbed(id, spec, offStep) (widgets/render.py writes it), where offStep
-// names the sliders whose opening value is off their steps.
+// names the sliders whose opening value is off their steps; the page script (page.js) loads this file
+// when the first chart comes near the screen and then calls window.db2bookDraw with each chart's arguments.
 window.db2bookViews = window.db2bookViews || {};
 window.db2bookTooltip = window.db2bookTooltip || function (handler, event, item, value) {
   // the chart's tooltip: its fields as a small table beside the pointer (hidden when value is empty)
@@ -31,7 +32,7 @@ window.db2bookTooltip = window.db2bookTooltip || function (handler, event, item,
   tip.style.left = (x + window.scrollX) + 'px';
   tip.style.top = (y + window.scrollY) + 'px';
 };
-window.db2bookEmbed = window.db2bookEmbed || function (id, spec, offStep) {
+window.db2bookDraw = function (id, spec, offStep) {
   function go() {
     var el = document.getElementById(id);
     // a legend of one column, labels never cut, on a screen too narrow for three
@@ -90,6 +91,6 @@ window.db2bookEmbed = window.db2bookEmbed || function (id, spec, offStep) {
       console.error(err);
     });
   }
-  // drawn once the page's text is parsed: the reader can start reading while the charts draw
-  if (document.readyState === 'loading') { document.addEventListener('DOMContentLoaded', go); } else { go(); }
+  // each chart in its own task, so that a page stays responsive (and scrolls) while several draw
+  setTimeout(go, 0);
 };

@@ -11,3 +11,48 @@ document.addEventListener('click', function (e) {
   e.stopPropagation();
   if (!t.closest('a')) title.click();
 }, true);
+// Charts draw when they come near the screen (one screen ahead, once the whole page is parsed: while a slow
+// link still streams it, every chart is near the end of what has come): the chart runtime (Vega and charts.js,
+// 500 KB, at window.db2bookRuntime: book/_ext/offline_assets.py) loads with the first of them, so a phone
+// paints the text first and spends nothing on charts its reader has not scrolled to. Each chart's call
+// (widgets/render.py writes one per chart) waits here until then. db2bookDrawAll() draws every chart now
+// (before printing; the browser tests call it to see them all).
+(function () {
+  if (window.db2bookEmbed) return;
+  var waiting = {}, observer = null, loading = null;
+  function runtime() {
+    loading = loading || new Promise(function (resolve, reject) {
+      var s = document.createElement('script');
+      s.src = window.db2bookRuntime;
+      s.onload = resolve;
+      s.onerror = function () { reject(new Error('the chart runtime did not load: ' + s.src)); };
+      document.head.appendChild(s);
+    });
+    return loading;
+  }
+  function draw(id) {
+    var args = waiting[id], el = document.getElementById(id);
+    if (!args) return;
+    delete waiting[id];
+    if (observer && el) observer.unobserve(el);
+    runtime().then(function () { window.db2bookDraw.apply(null, args); }, function (err) {
+      if (el) el.textContent = 'This chart could not be drawn: ' + err.message;
+      console.error(err);
+    });
+  }
+  function watch(id) {
+    var el = document.getElementById(id);
+    if (!el || !('IntersectionObserver' in window)) { draw(id); return; }
+    observer = observer || new IntersectionObserver(function (entries) {
+      entries.forEach(function (e) { if (e.isIntersecting) draw(e.target.id); });
+    }, {rootMargin: '100% 0px'});
+    observer.observe(el);
+  }
+  window.db2bookEmbed = function (id, spec, offStep) {
+    waiting[id] = [id, spec, offStep];
+    if (document.readyState !== 'loading') { watch(id); return; }
+    document.addEventListener('DOMContentLoaded', function () { watch(id); });
+  };
+  window.db2bookDrawAll = function () { Object.keys(waiting).forEach(draw); };
+  window.addEventListener('beforeprint', window.db2bookDrawAll);
+})();
