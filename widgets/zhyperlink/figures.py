@@ -68,7 +68,8 @@ ELAPSED = _figure(
     published=pd.DataFrame([
         _point("db_read_10gb_pool", "elapsed_change_pct", 28, 50, "published: elapsed-time cut", "10 GB pools"),
         _point("db_read_70gb_pool", "elapsed_change_pct", 7.5, 23, "published: elapsed-time cut", "70 GB pools")]),
-    subtitle="Calibrated at a 95% hit ratio with assumed latencies; the two points fix the two unknowns exactly.")
+    subtitle="Calibrated at a 95% hit ratio with assumed latencies; the two points fix the two unknowns exactly.",
+    regenerates="Figures 3-35 and 3-36 of the Redbook (the cuts its text prints)")
 
 # --- 2. the cut against the disk-cache hit ratio ---------------------------------------------------
 
@@ -127,7 +128,7 @@ CPU = _figure(
                "10 GB pools, with background work"),
         _point("cpu_background_work", "cpu_change_high_pct", 1.0, 3.4, "published: CPU change (z14)",
                "background, high", "10 GB pools, with background work")]),
-    subtitle=_cpu_subtitle())
+    subtitle=_cpu_subtitle(), regenerates="Figures 3-38 and 3-39 of the Redbook (the CPU changes its text prints)")
 
 # --- 4. combining the ZHYPERLINK options ------------------------------------------------------------
 
@@ -147,7 +148,8 @@ OPTIONS = _figure(
     (DATABASE,),
     published=pd.DataFrame([_point("option_enable", "elapsed_change_pct", 1.9, 27.4, "published: ENABLE",
                                    "ENABLE at ACTIVELOG 1.9%, DATABASE 25.9%")]),
-    subtitle="Both rules fall inside single-run noise; the measured 27.4% lies between them.")
+    subtitle="Both rules fall inside single-run noise; the measured 27.4% lies between them.",
+    regenerates="Figure 3-56 of the Redbook (the three cuts its text prints)")
 
 # --- 5. log writes and commit latency ----------------------------------------------------------------
 
@@ -171,7 +173,8 @@ LATENCY = _figure(
         _point("log_write", "latency_change_pct", 54, 24, "published: latency cut", "insert, 1-way: wait -54%"),
         _point("log_write_index_split", "latency_change_pct", 63, 40, "published: latency cut",
                "index splits, 2-way: wait -63% (the summary says 69%)")]),
-    subtitle="The log wait is 44% of latency (24/54). With index splits a latch held during the write falls too.")
+    subtitle="The log wait is 44% of latency (24/54). With index splits a latch held during the write falls too.",
+    regenerates="Figures 3-51 and 3-52 of the Redbook (the cuts its text prints)")
 
 # --- 6. memory or zHyperLink? ----------------------------------------------------------------------
 
