@@ -35,8 +35,13 @@ ROUNDING = "Tables 3-7 and 3-8 print seconds to 0.01 s"
 
 
 def _seconds(row: LedgerRow, how: str) -> LedgerRow:
-    """An identity row held, in seconds, to the rounding its printed cells allow (its slack, made absolute)."""
-    return replace(row, tolerance=None, absolute=row.tolerance * abs(row.published), unit="s", basis="rounding",
+    """An identity row held, in seconds, to the rounding its printed cells allow (its slack, made absolute).
+
+    The recomputed value is rounded to the microsecond: sums of numbers printed to 0.01 s are exact at
+    that precision, and what lies below it is floating-point noise (1e-15 s), not an error to show.
+    """
+    slack = round(row.tolerance * abs(row.published), 6)
+    return replace(row, model=round(row.model, 6), tolerance=None, absolute=slack, unit="s", basis="rounding",
                    basis_note=f"{ROUNDING}: {how}")
 
 
@@ -118,7 +123,8 @@ def hypothesis_rows() -> list[LedgerRow]:
         chapter=CHAPTER, source=pub.cite(pub.UNPLANNED, "boost", FLR),
         quantity="forward log recovery with the boost (s)",
         condition=f"unplanned outage; fully parallel, {name}: no-boost time x before / after",
-        published=float(measured), model=fully_parallel_prediction(name), tolerance=None, absolute=0.005, unit="s",
+        published=float(measured), model=round(fully_parallel_prediction(name), 2),  # to 0.01 s, as the tables print
+        tolerance=None, absolute=0.005, unit="s",
         basis="rounding", basis_note=f"{ROUNDING}: half a unit (0.005 s) of the measured time",
         role="predicted", miss=reasons[name], cell=(pub.STUDY, pub.UNPLANNED, "boost", FLR)) for name in HYPOTHESES]
 
@@ -139,7 +145,7 @@ def ipl_rows() -> list[LedgerRow]:
     No fit and no parameter. The zIIP boost is active during the IPL (message IEA675I), so the
     hypothesis could fail; the tolerance is the spread of the two unboosted IPLs (:func:`ipl_spread_s`).
     """
-    spread = float(ipl_spread_s())
+    spread = round(float(ipl_spread_s()), 2)  # two times printed to 0.01 s: their difference, to 0.01 s
     unplanned, planned = (pub.restart(f).loc["no_boost", "ipl_s"] for f in (pub.UNPLANNED, pub.PLANNED))
     note = (f"spread of a repeated IPL: the two IPLs without the boost, {unplanned:.2f} s (Table 3-7) and "
             f"{planned:.2f} s (Table 3-8), the same span on the same LPAR, {spread:.2f} s apart")

@@ -132,7 +132,7 @@ def cpu_rows() -> list[LedgerRow]:
         LedgerRow(chapter=CHAPTER, source=pub.cite(pub.RESULTS, "cpu_clean_lpar_70gb_pool", "cpu_change_pct"),
                   quantity="LPAR CPU increase (%), clean LPAR",
                   condition=f"70 GB pools, {n70:g} reads per transaction; predicted with the 10 GB run's cost per read",
-                  published=c70["value"], model=per_read * n70, tolerance=None,
+                  published=c70["value"], model=round(per_read * n70, 2), tolerance=None,  # to 0.01 point
                   absolute=round(identities.half_unit(c70["printed"])
                                  + n70 / n10 * identities.half_unit(c10["printed"]), 2),
                   unit="points", basis="rounding",
