@@ -20,6 +20,8 @@ COLORS = {
     "product rule: 1-(1-a)(1-b)": "#4c78a8", "additive: a+b": "#f58518", "published: ENABLE": "#222222",
     "log wait only": "#4c78a8", "log wait and latch": "#e45756", "published: latency cut": "#222222",
     "zHPF": "#f58518", "zHyperLink": "#4c78a8", "published: reads per transaction": "#222222",
+    "latency cut from the log wait": "#4c78a8", "latency cut from the latch": "#e45756",
+    "published: log wait cut": "#4c78a8", "published: latch time cut": "#e45756",
 }
 _figure = partial(Figure, STUDY, colors=COLORS)
 A = cal.ASSUMED
@@ -68,7 +70,8 @@ ELAPSED = _figure(
     published=pd.DataFrame([
         _point("db_read_10gb_pool", "elapsed_change_pct", 28, 50, "published: elapsed-time cut", "10 GB pools"),
         _point("db_read_70gb_pool", "elapsed_change_pct", 7.5, 23, "published: elapsed-time cut", "70 GB pools")]),
-    subtitle="Calibrated at a 95% hit ratio with assumed latencies; the two points fix the two unknowns exactly.")
+    subtitle="Calibrated at a 95% hit ratio with assumed latencies; the two points fix the two unknowns exactly.",
+    regenerates="Figures 3-35 and 3-36 of the Redbook (the cuts its text prints)")
 
 # --- 2. the cut against the disk-cache hit ratio ---------------------------------------------------
 
@@ -127,7 +130,7 @@ CPU = _figure(
                "10 GB pools, with background work"),
         _point("cpu_background_work", "cpu_change_high_pct", 1.0, 3.4, "published: CPU change (z14)",
                "background, high", "10 GB pools, with background work")]),
-    subtitle=_cpu_subtitle())
+    subtitle=_cpu_subtitle(), regenerates="Figures 3-38 and 3-39 of the Redbook (the CPU changes its text prints)")
 
 # --- 4. combining the ZHYPERLINK options ------------------------------------------------------------
 
@@ -147,7 +150,8 @@ OPTIONS = _figure(
     (DATABASE,),
     published=pd.DataFrame([_point("option_enable", "elapsed_change_pct", 1.9, 27.4, "published: ENABLE",
                                    "ENABLE at ACTIVELOG 1.9%, DATABASE 25.9%")]),
-    subtitle="Both rules fall inside single-run noise; the measured 27.4% lies between them.")
+    subtitle="Both rules fall inside single-run noise; the measured 27.4% lies between them.",
+    regenerates="Figure 3-56 of the Redbook (the three cuts its text prints)")
 
 # --- 5. log writes and commit latency ----------------------------------------------------------------
 
@@ -171,7 +175,60 @@ LATENCY = _figure(
         _point("log_write", "latency_change_pct", 54, 24, "published: latency cut", "insert, 1-way: wait -54%"),
         _point("log_write_index_split", "latency_change_pct", 63, 40, "published: latency cut",
                "index splits, 2-way: wait -63% (the summary says 69%)")]),
-    subtitle="The log wait is 44% of latency (24/54). With index splits a latch held during the write falls too.")
+    subtitle="The log wait is 44% of latency (24/54). With index splits a latch held during the write falls too.",
+    regenerates="Figures 3-51 and 3-52 of the Redbook (the cuts its text prints)")
+
+# --- 5b. the two log-write tests, as Figures 3-51 and 3-52 show them -----------------------------------
+
+WRITE_TESTS = ("one-way insert", "two-way, index splits")
+#: (run of each test in ``data/zhyperlink``) in the order of :data:`WRITE_TESTS`
+WRITE_RUNS = ("log_write", "log_write_index_split")
+
+
+def _printed_cut(run: str, metric: str) -> float:
+    """A printed reduction as a positive fraction; 0 where the test prints none (the one-way test has no latch)."""
+    if run == "log_write" and metric == "latch_time_change_pct":
+        return 0.0
+    return -pub.value(run, metric) / 100
+
+
+def log_write_bars(x, s: cal.Scenario):
+    """Each test's latency cut (%), split into the part the log wait gives and the part the latch gives.
+
+    Log part: the one-way log share times the test's printed log-wait cut (capped so that the two
+    shares fit in the latency); latch part: the latch share (slider) times its printed latch cut.
+    """
+    share = cal.log_share()
+    log_part, latch_part = [], []
+    for run in WRITE_RUNS:
+        wait, latch = _printed_cut(run, "log_wait_change_pct"), _printed_cut(run, "latch_time_change_pct")
+        latch_share = s.latch_share if latch else 0.0
+        log_part.append(100 * float(model.commit_latency_reduction(min(share, 1 - latch_share), wait)))
+        latch_part.append(100 * float(model.commit_latency_reduction(0.0, 0.0, latch_share, latch)))
+    idx = np.asarray(x, dtype=int)
+    return {"latency cut from the log wait": np.array(log_part)[idx],
+            "latency cut from the latch": np.array(latch_part)[idx]}
+
+
+def _log_write_points() -> pd.DataFrame:
+    rows = []
+    for i, run in enumerate(WRITE_RUNS):
+        for metric, series in (("log_wait_change_pct", "published: log wait cut"),
+                               ("latch_time_change_pct", "published: latch time cut"),
+                               ("latency_change_pct", "published: latency cut")):
+            if _printed_cut(run, metric) == 0.0:
+                continue  # the one-way test prints no latch time
+            rows.append(_point(run, metric, i, -pub.value(run, metric), series, WRITE_TESTS[i]))
+    return pd.DataFrame(rows)
+
+
+LOG_WRITES = _figure(
+    "log_writes", "Two log-write tests: the printed cuts, and the latency cut built from them",
+    Axis("test", "Insert test, zHyperLink against zHPF"),
+    Axis("cut", "Reduction (%)", format=".0f"), np.arange(2), log_write_bars, (LATCH_SHARE,),
+    published=_log_write_points(), kind="bar", x_labels=WRITE_TESTS,
+    subtitle="Bars: the log share 24/54 times each printed log-wait cut, plus the latch share times the latch cut.",
+    regenerates="Figures 3-51 and 3-52 of the Redbook (the cuts its text prints)")
 
 # --- 6. memory or zHyperLink? ----------------------------------------------------------------------
 
@@ -204,4 +261,4 @@ MEMORY = _figure(
     np.round(np.geomspace(4, 400, 30), 2), memory_curves, (HIT, SKEW), published=_memory_points(),
     subtitle="Reads per transaction follow the large-memory chapter's LRU curve through the two measured pools.")
 
-ALL = (ELAPSED, HIT_RATIO, CPU, OPTIONS, LATENCY, MEMORY)
+ALL = (ELAPSED, HIT_RATIO, CPU, OPTIONS, LATENCY, LOG_WRITES, MEMORY)
