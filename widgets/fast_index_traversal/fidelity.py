@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 
 from .. import identities
 from ..ledger import LedgerRow
@@ -53,7 +54,7 @@ def select_tolerance(run: str) -> float:
     extra = before - levels
     moved = max(abs(100 * float(model.getpage_reduction(SELECTS[run], levels, data, max(extra + d, 0.0)))
                     - predicted_select_cut(run)) for d in (-half, half))
-    return 0.05 + moved
+    return math.ceil(round(100 * (0.05 + moved), 6)) / 100  # to the hundredth of a point, up
 
 
 #: Why each select row misses its printed digits (the source's own theory, our reading of the gap).
@@ -144,14 +145,15 @@ def change_row(quantity: str, condition: str, delta: dict, before: list[dict], a
     highs = [sum(c["value"] + _half(c) for c in cells) for cells in (before, after)]
     if lows[0] <= 0:
         raise ValueError(f"{quantity} ({condition}): the printed cells before allow 0, so no change is bounded")
-    model_value = 100 * (a / b - 1)
+    model_value = round(100 * (a / b - 1), 9)  # no floating-point dust on an exact change
     changes = [100 * (x / y - 1) for x, y in itertools.product((lows[1], highs[1]), (lows[0], highs[0]))]
     lo, hi = min(changes), max(changes)
     half = _half(delta)
     flag = f" (flagged in the data: {delta['flag']})" if delta["flag"] else ""
     return LedgerRow(chapter=CHAPTER, source=pub.cite(*_where(delta)), quantity=quantity, condition=condition + flag,
                      published=delta["value"], model=model_value, tolerance=None,
-                     absolute=max(hi - model_value, model_value - lo) + half, unit="points", role="identity",
+                     absolute=math.ceil(round(100 * (max(hi - model_value, model_value - lo) + half), 6)) / 100,
+                     unit="points", role="identity",
                      basis="rounding", basis_note=f"the printed cells allow {lo:+.2f}% to {hi:+.2f}%; the change "
                      f"is printed to {2 * half:g} point (half a unit: {half:g})", miss=miss, cell=delta["key"])
 
@@ -166,8 +168,9 @@ def _rounding(row: LedgerRow, note: str, points: bool = False, absolute: float |
     or a percentage judged in points, the same tolerance in the quantity's unit (or ``absolute`` points, where
     the number is printed in words that :func:`widgets.identities.half_unit` does not read)."""
     if points:
+        points_wide = math.ceil(round(100 * row.tolerance * abs(row.published), 6)) / 100  # hundredths, up
         return dataclasses.replace(row, tolerance=None, unit="points", basis="rounding", basis_note=note,
-                                   absolute=absolute or row.tolerance * abs(row.published))
+                                   absolute=absolute or points_wide)
     return dataclasses.replace(row, basis="rounding", basis_note=note)
 
 
