@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+import re
 
 from .. import identities
 from ..ledger import LedgerRow
@@ -50,7 +51,7 @@ def select_tolerance(run: str) -> float:
     what the printed counts' rounding can move the model (the extra leaf pages of 4.2, printed to 0.1)."""
     before, _, data = select_counts(run)
     levels = pub.value(run, "index_levels_count")
-    half = identities.half_unit(_cell(run, "index_getpages_no_ftb_count")["printed"], "count")
+    half = _half(_cell(run, "index_getpages_no_ftb_count"))
     extra = before - levels
     moved = max(abs(100 * float(model.getpage_reduction(SELECTS[run], levels, data, max(extra + d, 0.0)))
                     - predicted_select_cut(run)) for d in (-half, half))
@@ -127,12 +128,14 @@ KNOWN_MISSES = {
 
 
 def _half(c: dict) -> float:
-    """Half a unit of a printed cell's last digit (``0.00`` -> 0.005: a zero printed to two decimals is a
-    rounded number, not an exact count)."""
-    text = c["printed"].replace(",", "").replace("%", "").replace("+", "").replace("-", "").strip()
-    if "." in text and text.replace(".", "").isdigit():
-        return 0.5 * 10 ** -len(text.split(".")[1])
-    return identities.half_unit(c["printed"], c.get("unit", ""))
+    """Half a unit of a printed cell's last digit: ``0.00`` -> 0.005 (a zero printed to two decimals is a
+    rounded number, not an exact count), ``4.2 getpages`` -> 0.05; a count printed in words is exact."""
+    number = re.search(r"\d[\d,]*(?:\.(\d+))?", c["printed"])
+    if number is None:
+        return 0.0
+    if number.group(1):
+        return 0.5 * 10 ** -len(number.group(1))
+    return identities.half_unit(number.group(0), c.get("unit", ""))
 
 
 def change_row(quantity: str, condition: str, delta: dict, before: list[dict], after: list[dict],
