@@ -95,3 +95,18 @@ def test_dashboard_has_tabs_and_the_form():
 
     assert any(isinstance(c, EligibilityForm) for c in d.children[-1].children)  # the tools, after the charts
     assert isinstance(d, Explorer) and d.tabs is not None
+
+
+def test_every_row_is_judged_to_the_printed_digits():
+    """Issue 25: a change in percent is judged in points against the range its printed cells allow, the select
+    cuts to their printed tenth of a point (the Redbook states no error), and the fitted shares are exact."""
+    rows = fidelity.ledger_rows()
+    assert all(r.basis in ("rounding", "exact") and len(r.basis_note) >= 8 for r in rows)
+    notify = next(r for r in rows if r.quantity.startswith("notify messages sent"))
+    assert notify.unit == "points" and notify.absolute == pytest.approx(1000.5)  # cells allow +250% to +1,700%
+    assert "+250.00% to +1700.00%" in notify.basis_note and notify.passed
+    selects = [r for r in rows if r.quantity == "getpage cut per random select (%)"]
+    assert len(selects) == 3 and all(r.known_miss and r.absolute <= 0.06 for r in selects)
+    assert all(r.basis == "exact" for r in rows if r.role == "fitted")
+    transferred = [r for r in rows if r.quantity == "CPU cut of random index access (%)"]
+    assert len(transferred) == 4 and all(r.role == "predicted" and r.model < r.published for r in transferred)

@@ -78,7 +78,7 @@ def test_db_itr_is_etr_over_cpu_busy():
 
 def test_identity_rows_hold_and_would_catch_a_wrong_formula():
     rows = fidelity.identity_rows()
-    assert len(rows) == 23 and all(r.role == "identity" and r.passed for r in rows)
+    assert len(rows) == 45 and all(r.role == "identity" and r.passed and r.basis == "rounding" for r in rows)
     c = fidelity._c(fidelity.T3, "S10722V4", "etr_postings_per_hour")
     wrong = fidelity.formula_row("x", "y", c, [fidelity._c(fidelity.T3, "S10722V4", "etr_ds_per_s")],
                                  lambda x: x * 3600 * 175 / 16, "S10722V4")  # 16 steps per cycle: wrong
@@ -166,10 +166,14 @@ def test_the_readout_declares_what_passes_through():
 def test_ledger_roles_and_misses():
     rows = fidelity.ledger_rows()
     roles = {role: sum(r.role == role for r in rows) for role in ledger.ROLES}
-    assert roles == {"predicted": 18, "fitted": 6, "identity": 23}
+    assert roles == {"predicted": 18, "fitted": 6, "identity": 45}
     assert all(r.ok for r in rows)
-    assert sorted((r.role, r.condition.split(",")[0]) for r in rows if r.known_miss) == [
-        ("fitted", "2WDS 16CP (S10720V1)"), ("predicted", "2WDS 16CP (S10720V1)"), ("predicted", "2WDS 4CP (S10722V3)")]
+    # judged to the printed digits (the brief prints one run per configuration): every scaling-law row misses,
+    # and every held-out CF row but CF1 at 4 processors, 0.01 point off
+    passing = [(r.quantity.split(" ")[0], r.condition.split(",")[0]) for r in rows if r.role != "identity" and r.passed]
+    assert passing == [("CF1", "2WDS 4CP (S10722V3)")]
+    assert all(r.basis == "rounding" for r in rows)
+    assert all((r.unit == "points") == r.quantity.startswith("CF") for r in rows if r.role != "identity")
     assert len(ledger.rows("sap_banking")) == len(rows)  # the book's ledger reads the study through widgets.studies
 
 

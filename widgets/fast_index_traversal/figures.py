@@ -52,6 +52,7 @@ SELECT = _figure(
     published=pd.DataFrame([_point(run, "getpage_change_pct", r, -pub.value(run, "getpage_change_pct"),
                                    "published: getpage cut", f"{r} row(s) per key")
                             for run, r in cal.SELECTS.items()]),
+    regenerates="Figures 2-9, 2-10 and 2-11 of the Redbook (the random selects' getpage cuts)",
     subtitle="Without FTB: L index getpages + data pages; with FTB: the leaf + data pages.")
 
 # --- 2. key size to index levels ------------------------------------------------------------------

@@ -30,18 +30,6 @@ from ..validation import non_negative, positive
 from . import model as m
 from . import published as pub
 
-#: Relative tolerance of a DB ITR row (scaling-law fits and predictions). The same SAP workload
-#: family's ITR moved 3.5% between two layouts of the same buffer pools on one machine (Beane, Chan
-#: & Lekkas 2015, Tables 4 and 6: 1,237.43 against 1,195.20 DS/s; the large-memory chapter), the
-#: nearest thing to a repeat these measurements have. Rounded up: 4%.
-ITR_TOLERANCE = 0.04
-
-#: Tolerance of a coupling-facility row, in points of busy (converted to a relative tolerance per
-#: row). The brief reads its own CF busy to whole points (Table 3's 22.6% and 32.9% are "23% and
-#: 33% busy" in section 9), and a CF is sized by how far it is from full, not by its relative error
-#: at 2% busy; we allow three such points.
-CF_TOLERANCE_POINTS = 3.0
-
 PROCESSORS_MEASURED_MAX = 60
 
 
@@ -170,6 +158,11 @@ def per_step(metric: str) -> float:
     if metric not in runs.columns or metric.startswith("src_"):
         raise ValueError(f"metric={metric!r} is not a Table 3 rate the chapter uses")
     return float(relative_linear_least_squares(runs["etr_ds_per_s"], runs[metric])[0])
+
+
+def mean_cpu_busy() -> float:
+    """The six Posting runs' mean CPU busy (a fraction): the ETR of a scaling law's ITR at the runs' load."""
+    return float(np.mean(pub.posting_runs()["cpu_util_pct"])) / 100
 
 
 def etr_per_work_process() -> float:

@@ -1,19 +1,12 @@
 """The live explorers of the SAP Banking chapter (notebook and Voila)."""
 from __future__ import annotations
 
-import numpy as np
-
 from ..explorer import Explorer, study_dashboard, study_explorer
 from . import calibration as cal
 from . import model
-from . import published as pub
+from .calibration import mean_cpu_busy
 
 STUDY = "sap_banking"
-
-
-def mean_cpu_busy() -> float:
-    """The six Posting runs' mean CPU busy (a fraction): the readout's ETR is the ITR at this load."""
-    return float(np.mean(pub.posting_runs()["cpu_util_pct"])) / 100
 
 
 def _readout(values: dict) -> str:

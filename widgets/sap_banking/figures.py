@@ -20,6 +20,7 @@ STUDY = "sap_banking"
 COLORS = {
     "USL at the sliders": "#4c78a8", "Amdahl, fitted": "#f58518", "linear from 2 processors": "#9d755d",
     "published: DB ITR": "#222222", "published: DB ITR per processor": "#222222",
+    "USL at the sliders x the mean CPU busy": "#4c78a8", "published: ETR": "#222222",
     "CF2 (lock structures)": "#e45756", "CF1 (group buffer pools)": "#4c78a8",
     "published: CF2": "#e45756", "published: CF1": "#4c78a8",
     "every work process busy (N = WPs)": "#9d755d", "N = X R at the slider R": "#4c78a8",
@@ -113,6 +114,7 @@ ITR = _figure(
     Axis("processors", "Processors (CPs, two LPARs)", format=".0f"),
     Axis("itr", "DB ITR (dialog steps/s)", format=",.0f"),
     PROCESSOR_GRID, itr_curves, (SIGMA, KAPPA), live_params=(PROCESSORS,), published=_itr_points(False), marks=_BEYOND,
+    regenerates="Figure 5 of the brief",
     subtitle="Fitted: κ = 0, so the USL is Amdahl's law. Right of the dashed rule at 60 processors (the largest run), "
              "every line is an extrapolation.")
 
@@ -123,6 +125,28 @@ PER_PROCESSOR = _figure(
     PROCESSOR_GRID, per_processor_curves, (SIGMA, KAPPA), published=_itr_points(True), marks=_BEYOND,
     subtitle="From 56 to 28 dialog steps/s per processor between 2 and 60 processors. Right of the dashed "
              "rule: extrapolation.")
+
+
+def etr_curves(cps, s: cal.Scenario):
+    """ETR (DS/s) against processors: the USL's DB ITR at the sliders, at the six runs' mean CPU busy."""
+    return {"USL at the sliders x the mean CPU busy": s.scaling.itr(np.asarray(cps, dtype=float))
+            * cal.mean_cpu_busy()}
+
+
+def _etr_points() -> pd.DataFrame:
+    runs = _runs()
+    return _points(runs["etr_ds_per_s"].to_numpy(), runs["processors"].to_numpy(dtype=float),
+                   runs["src_etr_ds_per_s"], "published: ETR", "USL at the sliders x the mean CPU busy")
+
+
+ETR = _figure(
+    "etr", "The throughput measured: ETR against processors",
+    Axis("processors", "Processors (CPs, two LPARs)", format=".0f"),
+    Axis("etr", "ETR (dialog steps/s)", format=",.0f"),
+    PROCESSOR_GRID, etr_curves, (SIGMA, KAPPA), published=_etr_points(), marks=_BEYOND,
+    regenerates="Figure 4 of the brief (its throughput)",
+    subtitle=f"The runs were {_runs()['cpu_util_pct'].min():.0f}% to {_runs()['cpu_util_pct'].max():.0f}% busy, so "
+             "ETR follows the ITR. The brief's response times are Table 3's, read in the Little's-law figure.")
 
 
 # --- 2. the coupling facilities ----------------------------------------------------------------------------
@@ -148,6 +172,7 @@ CF = _figure(
     "cf", "The coupling facilities: busy against throughput",
     Axis("etr", "ETR (dialog steps/s)", format=",.0f"), Axis("busy", "CF busy (%)", format=".0f"),
     np.arange(0.0, 3201.0, 100.0), cf_curves, (CF_CAPACITY,), published=_cf_points(),
+    regenerates="Figure 6 of the brief (against throughput, not configuration)",
     subtitle="Each line: a fitted cost per dialog step. Measured up to 1,408 DS/s; beyond, extrapolation.")
 
 
@@ -212,4 +237,4 @@ LOG = _figure(
     published=_rate_points("log_mb_per_s", "published: log MB/s", "log at the slider KB per step"),
     subtitle="The 2 and 4 processor runs write more log per dialog step than the four large ones.")
 
-ALL = (ITR, PER_PROCESSOR, CF, LITTLE, IO, LOG)
+ALL = (ETR, ITR, PER_PROCESSOR, CF, LITTLE, IO, LOG)
