@@ -141,7 +141,7 @@ class LedgerRow:
     def error_text(self) -> str:
         """The error as the page shows it: in the unit when the tolerance is absolute, else relative."""
         if self.absolute is not None:
-            return f"{format_model(abs(self.model - self.published), self.published)} {self.unit}"
+            return f"{format_difference(abs(self.model - self.published), self.published)} {self.unit}"
         return format_error(self.rel_error)
 
 
@@ -189,6 +189,17 @@ def format_model(model: float, published: float) -> str:
     decimals = min(decimals, 6)
     text = f"{model:,.{decimals}f}"
     return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def format_difference(difference: float, published: float) -> str:
+    """A difference in the quantity's unit, to one decimal more than the published number shows (at most
+    four): ``0.07`` beside a value printed ``99.7``; below that precision, ``< 0.01``."""
+    shown = readable(published)
+    decimals = min(len(shown.split(".")[1]) + 1 if "." in shown else 1, 4)
+    text = f"{difference:,.{decimals}f}"
+    if float(text.replace(",", "")) == 0 and difference > 0:
+        return f"< {10.0 ** -decimals:.{decimals}f}"
+    return text
 
 
 def format_error(e: float) -> str:
