@@ -118,11 +118,10 @@ def spread_note(quantity: str) -> str:
     """The basis note of a spread tolerance: the two runs, that they are one configuration, and the spread."""
     t = pub.table_1_twice().set_index("quantity").loc[quantity]
     u1, u2 = TWICE_UNITS[quantity]
-    first = f"'{printed_cell('table_1', quantity)}' {u1}" + (f" ({t['Table 6-3']:,.0f} MB)" if u1 == "GB" else "")
+    first = f"'{printed_cell('table_1', quantity)}' {u1}" + (f" = {t['Table 6-3']:,.0f} MB" if u1 == "GB" else "")
     second = f"'{printed_concurrent('single', pub.TWICE[quantity][1])}' {u2}"
-    return (f"the spread of Table_1 trained twice: Table 6-3 (scenario 3) {first} against Table 6-5's single run "
-            f"(scenario 4) {second}, the same table, rows, columns (1 / 7, all selected), text, vocabulary and model "
-            f"file: |a - b| / mean = {t['spread']:.2%}, read as a relative spread for every data set")
+    return (f"Table_1 trained twice, same table, columns and outputs: Table 6-3 (scenario 3) {first}, Table 6-5 "
+            f"single run (scenario 4) {second}; |a - b| / mean = {t['spread']:.2%}")
 
 
 def widened_to_spread(quantity: str, rounding_tol: float, rounding_note: str) -> tuple[float, str, str]:
@@ -427,7 +426,7 @@ def together_row(metric: str, quantity: str, label: str) -> LedgerRow:
         quantity, tol, f"half a unit of the printed '{printed_concurrent('two_concurrent', metric)}', plus twice that "
                        f"of the single run's '{printed_concurrent('single', metric)}'")
     if basis == "spread":
-        note += " (the single run this row doubles)"
+        note += ", of the run doubled here"
     return LedgerRow(
         chapter=CHAPTER, source=pub.cite(pub.CONCURRENT, "two_concurrent", metric),
         quantity=f"{label}, two runs together",
