@@ -45,10 +45,25 @@ def test_words_are_rows_times_columns_plus_one_everywhere_but_the_typo():
 
 
 def test_table_1_measured_twice_gives_the_repeatability():
-    twice = pub.table_1_twice().set_index("quantity")["difference"]
-    assert abs(twice["elapsed_min"]) < 0.01 and abs(twice["sqldi_cpu_min"]) < 0.01
-    assert twice["db2_cpu_s"] == pytest.approx(2.177 / 1.710 - 1)
-    assert twice["memory_mb"] == pytest.approx(5669 / (4.74 * 1024) - 1)
+    twice = pub.table_1_twice().set_index("quantity")["spread"]
+    assert twice["elapsed_min"] == pytest.approx(0.04 / 5.50) and twice["sqldi_cpu_min"] == pytest.approx(0.22 / 37.71)
+    assert twice["db2_cpu_s"] == pytest.approx(0.467 / ((1.710 + 2.177) / 2))
+    assert twice["memory_mb"] == pytest.approx(abs(5669 - 4.74 * 1024) / ((5669 + 4.74 * 1024) / 2))
+    assert twice["sqldi_ziip_pct"] == 0
+
+
+def test_the_repeat_is_one_configuration_and_view_1_is_a_reprint_not_a_repeat():
+    """Table_1 of Table 6-3 and of Table 6-4 (the concurrency test's tables) print the same object and the same
+    training outputs, so Table 6-5's single run repeats Table 6-3's; Table 6-3's VIEW_1 prints Table 6-1's CPU
+    cells to every digit, so it is the same run printed twice, no spread."""
+    from widgets.data import load_long, wide
+    shapes, objects, views = (wide(load_long(pub.STUDY, f)) for f in (pub.SHAPES, "t6_4_concurrent_objects.csv",
+                                                                       pub.ROWS))
+    for metric in objects.columns:
+        assert objects.loc["table_1", metric] == objects.loc["table_2", metric] == shapes.loc["table_1", metric]
+    for metric in ("db2_cpu_s", "sqldi_cpu_min", "preprocess_elapsed_min", "train_load_elapsed_min",
+                   "db2_ziip_eligible_pct", "sqldi_ziip_eligible_pct", "vocabulary_count", "words_count"):
+        assert shapes.loc["view_1", metric] == views.loc["view_1", metric], metric
 
 
 # --- models: valid inputs give finite, sensible results -----------------------------------------
@@ -272,17 +287,36 @@ def test_the_single_cost_model_fits_poorly_and_says_so():
     assert errors.abs().max() > 0.3  # a per-word cost from Table 6-1 misses other data sets badly
 
 
-def test_tolerances_are_the_printed_rounding_never_the_fit():
-    """Every fitted quantity's row is held to its cell's printed rounding (plus its inputs'), not to the fit's scatter:
-    the rows within it are exactly those listed by hand, and every other one is a known miss with a reason."""
+def test_tolerances_are_the_printed_rounding_or_the_repeat_spread_never_the_fit():
+    """Every fitted quantity's row is held to its cell's printed rounding (plus its inputs'), or, for a quantity
+    Table_1's two runs repeat, to their spread where it is wider, resolved and at most 25%; never to the fit's
+    scatter. The rows within it are exactly those listed by hand; every other one is a known miss with a reason."""
+    spreads = {q: fidelity.repeat_spread(q) for q in fidelity.FITTED}
+    assert {q for q, v in spreads.items() if v is not None} == {"elapsed_min", "sqldi_cpu_min", "db2_cpu_s",
+                                                                 "memory_mb"}  # zFS: 0.53 GB vs 540 MB, unresolved
     for quantity in fidelity.FITTED:
         for r in fidelity.fit_rows(quantity) + fidelity.held_out_rows(quantity):
             name = r.cell[2]
-            assert r.basis == "rounding" and r.tolerance == pytest.approx(fidelity.cell_tolerance(name, quantity)[0])
-            assert r.tolerance < 0.01, r  # the printed digits of a cell, far below any fit's scatter
+            rounding = fidelity.cell_tolerance(name, quantity)[0]
+            assert rounding < 0.01, r  # the printed digits of a cell, far below any fit's scatter
+            if r.basis == "spread":
+                assert spreads[quantity] is not None  # never a spread for a quantity that was not repeated
+                assert r.tolerance == pytest.approx(spreads[quantity]) and rounding < r.tolerance <= 0.25
+                assert "Table 6-3" in r.basis_note and "Table 6-5" in r.basis_note
+            else:
+                assert r.basis == "rounding" and r.tolerance == pytest.approx(rounding), r
+                assert spreads[quantity] is None or spreads[quantity] <= rounding
             kind = "held out" if "leave-one-out" in r.condition else r.role
-            assert r.passed == ((quantity, name, kind) in fidelity.WITHIN_ROUNDING), (quantity, name, kind)
+            within = fidelity.WITHIN_ROUNDING if r.basis == "rounding" else fidelity.WITHIN_SPREAD
+            assert r.passed == ((quantity, name, kind) in within), (quantity, name, kind)
             assert r.passed or len(r.miss) > 40, r
+
+
+def test_two_runs_together_are_held_to_the_single_runs_repeat():
+    rows = {r.quantity: r for r in fidelity.concurrency_rows() if r.quantity.endswith(", two runs together")}
+    assert len(rows) == 3 and all(r.basis == "spread" for r in rows.values())
+    assert {q for q, r in rows.items() if r.passed} == {"Db2 CPU (s), two runs together"}
+    assert all(r.known_miss and "repeat" in r.miss for r in rows.values() if not r.passed)
 
 
 def test_the_ziip_share_is_all_but_a_fixed_cp_part_per_run():
