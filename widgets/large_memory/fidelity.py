@@ -15,12 +15,14 @@ held to those digits; rows outside them are known misses, each with its reason i
 """
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import numpy as np
 
 from .. import identities
 from ..ledger import LedgerRow
+from ..numbers import readable
 from . import model as m
 from . import published
 from .calibration import (CALIBRATED, LAYOUT_FIT_RUNS, Calibration, layout_reads_per_ds, night_fit,
@@ -36,6 +38,12 @@ INDICATORS = {  # published column -> (chain output, label)
 }
 #: The repeated runs: the same consolidated pools on the zEC12 and on the z13, by total size (GB).
 REPEATS = {161.0: ("S31114B1", "S41103B1"), 638.0: ("S31118B1", "S41102B1")}
+
+
+def _up(x: float) -> float:
+    """``x`` rounded *up* to three significant digits, as the page shows an absolute tolerance."""
+    scale = 10.0 ** (math.floor(math.log10(abs(x))) - 2)
+    return math.ceil(x / scale - 1e-9) * scale
 
 
 def rounding(filename: str, run_id: str, metric: str) -> dict:
@@ -72,7 +80,7 @@ def sync_read_tolerance(filename: str, run_id: str, metric: str, total_gb: float
     note = f"spread of {what} between {runs} (same consolidated pools, zEC12 and z13, Tables 6 and 23)"
     if rel <= 0.25:
         return {"tolerance": rel, "basis": "spread", "basis_note": f"{note}: {100 * rel:.1f}%"}
-    return {"tolerance": None, "absolute": per_ds * etr, "unit": "reads/s", "basis": "spread",
+    return {"tolerance": None, "absolute": _up(per_ds * etr), "unit": "reads/s", "basis": "spread",
             "basis_note": f"{note}: {per_ds:.3f} per step, x this run's ETR"}
 
 
@@ -371,10 +379,10 @@ def _delta_rows() -> list[LedgerRow]:
             rows.append(LedgerRow(
                 chapter=CHAPTER, source=published.cite(filename, cell.run_id, cell.metric),
                 quantity=f"{cell.metric.replace('_delta_pct', '').replace('_', ' ')} change (%)",
-                condition=f"{cell.run_id} against {base}: 100 x ({now:g} / {then:g} - 1)"
+                condition=f"{cell.run_id} against {base}: 100 x ({readable(now)} / {readable(then)} - 1)"
                           + (f" (flagged in the data: {flag})" if flag else ""),
                 published=float(cell.value), model=100 * (now / then - 1), tolerance=None,
-                absolute=printed + slack, unit="points", role="identity", basis="rounding",
+                absolute=_up(printed + slack), unit="points", role="identity", basis="rounding",
                 basis_note=f"printed {cell.printed}: \u00b1{printed:g} points, plus the inputs' printed digits",
                 miss=DELTA_MISSES.get((filename, cell.run_id, cell.metric), "")))
     return rows

@@ -229,8 +229,8 @@ DS_ITR = Axis("itr", "ITR (dialog steps per CPU-busy second, 2 × 6 CPs)", forma
 #: The two data-sharing ITR charts: name -> (pool that grows, its axis and grid, the sliders, published series,
 #: what is held, the figure regenerated)
 _DS_ITR = {
-    "local_itr": ("lbp", LBP_AXIS, 1024, (GBP, GBP_FRACTION), "LBP scaling", "Table 10 (GBP held at 64 GB)", "9"),
-    "group_itr": ("gbp", GBP_AXIS, 2048, (LBP, GBP_FRACTION), "GBP scaling", "Table 13 (LBP held at 58 GB per member)",
+    "local_itr": ("lbp", LBP_AXIS, 1024, (GBP,), "LBP scaling", "Table 10 (GBP held at 64 GB)", "9"),
+    "group_itr": ("gbp", GBP_AXIS, 2048, (LBP,), "GBP scaling", "Table 13 (LBP held at 58 GB per member)",
                   "12"),
 }
 LOCAL_ITR, GROUP_ITR = (_figure(
