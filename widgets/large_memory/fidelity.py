@@ -51,7 +51,7 @@ def rounding(filename: str, run_id: str, metric: str) -> dict:
     c = identities.cell(published.STUDY, filename, run_id, metric)
     half = identities.half_unit(c["printed"])
     return {"tolerance": half / abs(c["value"]), "basis": "rounding",
-            "basis_note": f"printed {c['printed']} (Table {filename[1:3].lstrip('0')}): \u00b1{half:g}"}
+            "basis_note": f"printed {c['printed']}: \u00b1{half:g}"}
 
 
 @lru_cache(maxsize=None)
@@ -76,27 +76,23 @@ def sync_read_tolerance(filename: str, run_id: str, metric: str, total_gb: float
         return rounding(filename, run_id, metric)
     rel, per_ds = repeat_spread(total_gb, page)
     runs = " and ".join(REPEATS[float(total_gb)])
-    what = "sync reads per step" if page == "total" else f"{page.upper()} sync reads per step"
-    note = f"spread of {what} between {runs} (same consolidated pools, zEC12 and z13, Tables 6 and 23)"
+    what = "" if page == "total" else f"{page.upper()} "
+    note = f"zEC12/z13 repeat, {runs}: {what}reads per step"
     if rel <= 0.25:
         return {"tolerance": rel, "basis": "spread", "basis_note": f"{note}: {100 * rel:.1f}%"}
     return {"tolerance": None, "absolute": _up(per_ds * etr), "unit": "reads/s", "basis": "spread",
-            "basis_note": f"{note}: {per_ds:.3f} per step, x this run's ETR"}
+            "basis_note": f"{note} {per_ds:.3f} apart, x ETR"}
 
 
 #: The closed loop's ETR misses: the loop holds one time per dialog step outside DB2.
-ETR_LOOP_MISS = ("the closed loop assumes one time per dialog step outside DB2, but the printed runs give 14.2 s at "
-                 "161 GB falling to 10.6 s at 638 GB (the identity rows): the throughput gain comes mostly from "
-                 "outside the DB request time, likely queueing for SAP work processes, "
-                 "which the study does not measure")
+ETR_LOOP_MISS = ("the loop holds the time outside DB2 fixed; the printed runs give 14.2 s at 161 GB and 10.6 s at "
+                 "638 GB, a gain from outside the DB request time that the study does not measure")
 #: Why a fitted link misses its printed digits (no repeated run prints a wider spread for these quantities).
 FIT_MISS = {
-    "sync_reads_per_s": "one LRU pool sees only the total size: it gives the isolated and consolidated layouts "
-                        "the same reads, which the study measured apart (the per-pool rows below see the layout)",
-    "itr_ds_per_s": "a straight line, CPU = base + cost x reads, through eight runs printed to 0.01 DS/s: the "
-                    "runs scatter about it by more than their digits (the layouts differ by 3.4% at 638 GB)",
-    "db_request_time_s": "a three-parameter curve of the reads through eight runs printed to the millisecond: "
-                         "the runs scatter about it by more than their digits",
+    "sync_reads_per_s": "one LRU pool sees only the total size, so both layouts get the same reads (the per-pool "
+                        "rows see the layout)",
+    "itr_ds_per_s": "one CPU line through eight runs printed to 0.01 DS/s; the layouts alone differ by 3.4% at 638 GB",
+    "db_request_time_s": "a three-parameter curve through eight runs printed to the millisecond",
     "etr_ds_per_s": ETR_LOOP_MISS,
 }
 
@@ -134,7 +130,7 @@ def _layout_rows() -> list[LedgerRow]:
     for r in pr.itertuples():
         fitted = r.run_id in LAYOUT_FIT_RUNS
         model_ds = layout_reads_per_ds(r.run_id)[r.page]
-        how = "fitted on the 5 consolidated runs" if fitted else "held out: fitted on the 5 consolidated runs only"
+        how = "fitted" if fitted else "held out"
         rows.append(_miss_if(LedgerRow(
             chapter=CHAPTER, source=r.source, quantity=f"{r.page.upper()} sync reads (per s), per-pool model",
             condition=f"{r.run_id}: {r.series}, {r.bp_size_total_gb:g} GB; {how}",
@@ -147,8 +143,7 @@ def _layout_rows() -> list[LedgerRow]:
     for run in ss[ss["series"] == "isolated"].itertuples():
         rows.append(_miss_if(LedgerRow(
             chapter=CHAPTER, source=run.src_sync_reads_per_s, quantity="DB2 sync reads (per s), per-pool model",
-            condition=f"{run.run_id}: isolated, {run.bp_size_total_gb:g} GB; held out: the three page sizes' "
-                      "pools, fitted on the 5 consolidated runs only",
+            condition=f"{run.run_id}: isolated, {run.bp_size_total_gb:g} GB; held out",
             published=float(run.sync_reads_per_s), model=layout_reads_per_ds(run.run_id)["total"] * run.etr_ds_per_s,
             role="predicted", cell=(published.STUDY, run.file, run.run_id, "sync_reads_per_s"),
             **sync_read_tolerance(run.file, run.run_id, "sync_reads_per_s", run.bp_size_total_gb,
@@ -157,35 +152,22 @@ def _layout_rows() -> list[LedgerRow]:
     return rows
 
 
-LAYOUT_FIT_MISS = ("ten parameters through fifteen points at three pool sizes: the zEC12 and z13 runs of the same "
-                   "pools differ, and the fit sits between them, outside the tighter of their spreads")
-LAYOUT_FIT_MISS_320 = ("three parameters per page size through three pool sizes: the fit runs within 0.2% of the "
-                       "320 GB point, not within the printed hundredth of a read per second")
-_UNIFORM = ("every object group is given the same getpages per GB of its 638 GB pool; the study's isolated pools "
-            "were tuned run by run to need, so a pool it kept small (BCA_TRANSFIG's BP28, 6.9 GB of 38 GB at "
-            "320 GB) was small because its objects were re-read less, which that assumption cannot know")
+LAYOUT_FIT_MISS = "the fit sits between the zEC12 and z13 runs of the same pools, outside their spread"
+LAYOUT_FIT_MISS_320 = "the fit passes within 0.2% of the 320 GB point, not within its printed hundredth"
+_UNIFORM = ("every group gets the same getpages per GB of its 638 GB pool, but the study kept pools small where "
+            "objects were re-read less (BP28: 6.9 of 38 GB at 320 GB)")
+_8K = "isolated 8K pools read less than consolidated ones; the model gives them about the same"
+_FLOOR = "the floor is fitted on the consolidated runs; the isolated run's differs by more than the spread"
 #: The held-out isolated rows outside the zEC12/z13 spread (or the printed digits at 320 GB), with the reason.
 LAYOUT_MISS = {
     ("S30801B1", "4k"): _UNIFORM, ("S30802B1", "4k"): _UNIFORM, ("S30802B1", "total"): _UNIFORM,
-    ("S30801B1", "total"): _UNIFORM,
-    ("S30801B1", "8k"): "the isolated 8K pools read less than the consolidated ones at 161 and 320 GB, and the "
-                        "model, with the same memory split into the same kinds of object, gives them about the same",
-    ("S30802B1", "8k"): "the isolated 8K pools read less than the consolidated ones at 161 and 320 GB, and the "
-                        "model, with the same memory split into the same kinds of object, gives them about the same",
-    ("S30801B1", "32k"): "the 32K groups' weights come from one run's pool sizes, and the 161 GB run gives them "
-                         "less than a third of them: the miss curve there is an extrapolation",
-    ("S30802B1", "32k"): "the 32K groups' weights come from one run's pool sizes: at 320 GB the curve is "
-                         "interpolated between three sizes, and the printed digits are far finer than that",
-    ("S30906B2", "32k"): "isolated 32K pools read 1.89 pages/s at 638 GB and consolidated ones 205: the same memory "
-                         "for the same objects, so an LRU over independent references gives both the same; "
-                         "something the model leaves out (prefetch or a scan sharing a pool with random pages) "
-                         "keeps re-reading pages in the consolidated pool",
-    ("S30906B2", "total"): "isolated 32K pools read 1.89 pages/s at 638 GB and consolidated ones 205 (the 32K row): "
-                           "the model gives both layouts the same",
-    ("S30906B2", "8k"): "at 638 GB the 8K pools are near their floor, fitted on the consolidated runs; the "
-                        "isolated run's floor differs by more than the spread",
-    ("S30906B2", "4k"): "at 638 GB the 4K pools are near their floor, fitted on the consolidated runs; the "
-                        "isolated run's floor differs by more than the spread",
+    ("S30801B1", "total"): _UNIFORM, ("S30801B1", "8k"): _8K, ("S30802B1", "8k"): _8K,
+    ("S30801B1", "32k"): "the 32K weights come from 638 GB; at 161 GB the curve is extrapolated",
+    ("S30802B1", "32k"): "at 320 GB the 32K curve is interpolated between three sizes, far coarser than the digits",
+    ("S30906B2", "32k"): "1.89 reads/s isolated, 205 consolidated, for the same memory and objects: an LRU over "
+                         "independent references gives both the same (a scan or prefetch in the pool, perhaps)",
+    ("S30906B2", "total"): "the 32K pools: 1.89 reads/s isolated, 205 consolidated; the model gives both the same",
+    ("S30906B2", "8k"): _FLOOR, ("S30906B2", "4k"): _FLOOR,
 }
 
 
@@ -230,18 +212,14 @@ def _data_sharing_rows(cal: Calibration) -> list[LedgerRow]:
     return rows
 
 
-GBP_MISS = ("the model gives the group pool no dependence on the local pools, while Table 10's hit ratio falls "
-            "from 37% to 30% and then jumps to 53% as they grow")
-DS_READS_MISS = ("one LRU pool per member in front of the GBP, fitted with the single-system runs: no repeated "
-                 "data-sharing run prints a spread, and the nine runs scatter about it by more than their digits")
-DS_ITR_MISS = ("a straight line, CPU = base + cost x reads, through nine runs printed to 0.01 DS/s: the runs "
-               "scatter about it by more than their digits")
+GBP_MISS = ("the group pool does not depend on the local pools in the model; Table 10's hit ratio goes 37%, 33%, "
+            "30%, 53% as they grow")
+DS_READS_MISS = "one LRU pool per member before the GBP: the nine runs scatter about it beyond their digits"
+DS_ITR_MISS = "one CPU line through nine runs printed to 0.01 DS/s"
 #: Leave-one-out rows outside the printed digits: judged by hand, with the reason.
 LOO_MISS = {
-    "itr_ds_per_s": "held out, the CPU line refitted on the other seven runs misses this one by more than its "
-                    "printed digits: the runs scatter about one line (the layouts differ by 3.4% at 638 GB)",
-    "db_request_time_s": "held out, the request-time curve refitted on the other seven runs misses this one by "
-                         "more than the printed millisecond",
+    "itr_ds_per_s": "held out, the CPU line of the other seven runs misses by more than the printed digits",
+    "db_request_time_s": "held out, the curve of the other seven runs misses by more than the printed millisecond",
     "etr_ds_per_s": ETR_LOOP_MISS,
 }
 
@@ -256,8 +234,8 @@ def _held_out_rows() -> list[LedgerRow]:
         for metric, how in LINKS.items():
             rows.append(_miss_if(LedgerRow(
                 chapter=CHAPTER, source=getattr(run, f"src_{metric}"), quantity=INDICATORS[metric][1],
-                condition=f"{run.run_id}: {run.series}, {run.bp_size_total_gb:g} GB, {run.machine}; leave-one-out: "
-                          f"{how}, fitted on the other 7 runs",
+                condition=f"{run.run_id}: {run.series}, {run.bp_size_total_gb:g} GB, {run.machine}; {how}, "
+                          "refitted without this run",
                 published=float(getattr(run, metric)), model=pred[metric], role="predicted",
                 cell=(published.STUDY, run.file, run.run_id, metric),
                 **rounding(run.file, run.run_id, metric)), LOO_MISS[metric]))
@@ -290,8 +268,7 @@ def _itr_identity_rows() -> list[LedgerRow]:
     return rows
 
 
-NIGHT_MISS = ("two numbers (floor, amplitude) through three points on the OLTP curve's shape: batch reads are "
-              "not Day Posting's, and the printed digits are far finer than the fit")
+NIGHT_MISS = "floor and amplitude on the OLTP curve's shape, through three batch runs printed to 0.01"
 
 
 def _night_rows(cal: Calibration) -> list[LedgerRow]:
@@ -383,7 +360,7 @@ def _delta_rows() -> list[LedgerRow]:
                           + (f" (flagged in the data: {flag})" if flag else ""),
                 published=float(cell.value), model=100 * (now / then - 1), tolerance=None,
                 absolute=_up(printed + slack), unit="points", role="identity", basis="rounding",
-                basis_note=f"printed {cell.printed}: \u00b1{printed:g} points, plus the inputs' printed digits",
+                basis_note=f"printed {cell.printed}, and the inputs' digits",
                 miss=DELTA_MISSES.get((filename, cell.run_id, cell.metric), "")))
     return rows
 
