@@ -19,7 +19,7 @@ from . import model, published
 
 STUDY = "large_memory"
 CAL = cal.CALIBRATED
-POOL_GB = np.round(np.geomspace(16, 2048, 30), 1)  # beyond the study's 638 GB, up to 2 TB
+POOL_GB = np.round(np.geomspace(16, 2048, 24), 1)  # beyond the study's 638 GB, up to 2 TB (24: the page's weight)
 POOL_AXIS = Axis("pool_gb", "Total buffer pool size (GB)", scale="log", format=",.0f")
 
 # --- sliders ------------------------------------------------------------------------------
