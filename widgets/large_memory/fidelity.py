@@ -22,7 +22,6 @@ import numpy as np
 
 from .. import identities
 from ..ledger import LedgerRow
-from ..numbers import readable
 from . import model as m
 from . import published
 from .calibration import (CALIBRATED, LAYOUT_FIT_RUNS, Calibration, layout_reads_per_ds, night_fit,
@@ -356,7 +355,8 @@ def _delta_rows() -> list[LedgerRow]:
             rows.append(LedgerRow(
                 chapter=CHAPTER, source=published.cite(filename, cell.run_id, cell.metric),
                 quantity=f"{cell.metric.replace('_delta_pct', '').replace('_', ' ')} change (%)",
-                condition=f"{cell.run_id} against {base}: 100 x ({readable(now)} / {readable(then)} - 1)"
+                condition=f"{cell.run_id} against {base}: 100 x ({src[cell.run_id]['printed']} / "
+                          f"{src[base]['printed']} - 1)"
                           + (f" (flagged in the data: {flag})" if flag else ""),
                 published=float(cell.value), model=100 * (now / then - 1), tolerance=None,
                 absolute=_up(printed + slack), unit="points", role="identity", basis="rounding",

@@ -225,6 +225,14 @@ def ds_itr_curves(pool_gb, s: cal.Scenario, along: str = "lbp"):
     return {"model: LBP + GBP": model.itr(reads, cal.machine("data sharing", s))}
 
 
+def _ds_itr_along(along: str):
+    """The curve function of one data-sharing ITR chart: (x, scenario), as a figure calls it."""
+    def curves(pool_gb, s: cal.Scenario):
+        return ds_itr_curves(pool_gb, s, along)
+    curves.__doc__ = f"Data-sharing ITR as the {along.upper()} grows (see ds_itr_curves)."
+    return curves
+
+
 DS_ITR = Axis("itr", "ITR (dialog steps per CPU-busy second, 2 × 6 CPs)", format=",.0f")
 #: The two data-sharing ITR charts: name -> (pool that grows, its axis and grid, the sliders, published series,
 #: what is held, the figure regenerated)
@@ -235,7 +243,7 @@ _DS_ITR = {
 }
 LOCAL_ITR, GROUP_ITR = (_figure(
     name, f"Data sharing: ITR as the {'local' if along == 'lbp' else 'group'} pools grow",
-    axis, DS_ITR, np.round(np.geomspace(8, top, 30), 1), partial(ds_itr_curves, along=along), sliders,
+    axis, DS_ITR, np.round(np.geomspace(8, top, 30), 1), _ds_itr_along(along), sliders,
     published=_ds_itr_points(series),
     subtitle=f"Published: {held}. Model: the data-sharing CPU line (fitted on Tables 10, 13, 16) over the "
              "modelled sync reads.",
