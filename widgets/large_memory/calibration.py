@@ -315,12 +315,13 @@ class Scenario(Calibration):
 
     gbp_gb: float = 64.0  # group buffer pools, GB
     lbp_gb: float = 58.0  # local buffer pools per member, GB
+    layout_skew: float = 0.6564  # the per-pool model's skew (LAYOUT.skew), the layout figure's slider
 
 
 #: What each slider of the chapter sets in a :class:`Scenario`.
 SLIDERS = {"skew": "workload", "working_set_gb": "workload", "cpu_us_per_sync_read": "cpu",
            "users": "loop", "think_s": "loop", "exponent": "request_time", "gbp_dependent_fraction": "group",
-           "gbp_gb": "pools", "lbp_gb": "pools"}
+           "gbp_gb": "pools", "lbp_gb": "pools", "layout_skew": "pools"}
 
 
 def scenario(values: Mapping[str, float], cal: Calibration = CALIBRATED) -> Scenario:
@@ -343,3 +344,151 @@ def scenario(values: Mapping[str, float], cal: Calibration = CALIBRATED) -> Scen
         changes["request_time"] = request_time_for_exponent(part["request_time"]["exponent"])
     whole = Scenario(**{f.name: getattr(cal, f.name) for f in fields(Calibration)})
     return replace(whole, **changes)
+
+
+# --- the layout model: each pool its own LRU cache (fitted on the consolidated runs only) ----------------
+
+
+@dataclass(frozen=True)
+class LayoutCalibration:
+    """The per-pool model of :func:`model.pooled_reads_per_ds`: one skew, and per page size the objects'
+    getpages, working-set scale and floor. Fitted on the five consolidated runs (Tables 6 and 23, 15 sync-read
+    points by page size); the three isolated runs (Table 4) are held out of the fit."""
+
+    skew: float
+    objects: Mapping[str, m.PageSizeObjects]  # page size ("4k", "8k", "32k") -> its objects
+
+
+#: The fit of :func:`fit_layout`, rounded; a test refits and checks that they agree.
+LAYOUT = LayoutCalibration(skew=0.6564, objects={
+    "4k": m.PageSizeObjects(getpages_per_gb=0.6552, working_set_scale=0.6175, floor_reads_per_ds=0.8191),
+    "8k": m.PageSizeObjects(getpages_per_gb=0.04378, working_set_scale=0.4203, floor_reads_per_ds=0.1386),
+    "32k": m.PageSizeObjects(getpages_per_gb=0.08473, working_set_scale=0.7381, floor_reads_per_ds=0.1704),
+})
+#: The runs each role of the layout model uses.
+LAYOUT_FIT_RUNS = ("S31114B1", "S31115B1", "S31118B1", "S41103B1", "S41102B1")
+LAYOUT_HELD_OUT_RUNS = ("S30801B1", "S30802B1", "S30906B2")
+
+
+def layout_reads_per_ds(run_id: str, layout: LayoutCalibration = LAYOUT) -> dict[str, float]:
+    """Sync reads per dialog step of each page size, and ``total``, for one single-system run's pools."""
+    out = {page: float(m.pooled_reads_per_ds(cap, weight, layout.objects[page], layout.skew))
+           for page, (cap, weight) in published.layout_pools(run_id).items()}
+    out["total"] = sum(out.values())
+    return out
+
+
+def _layout_vector(x) -> LayoutCalibration:
+    return LayoutCalibration(skew=float(x[0]), objects={
+        page: m.PageSizeObjects(float(np.exp(x[1 + 3 * i])), float(np.exp(x[2 + 3 * i])), float(x[3 + 3 * i]))
+        for i, page in enumerate(published.PAGE_SIZES)})
+
+
+def _layout_residuals(x, runs) -> np.ndarray:
+    """Log residuals of each run's sync reads per DS by page size, in run order, then 4K, 8K, 32K."""
+    layout = _layout_vector(x)
+    reads = published.page_size_reads().set_index(["run_id", "page"])["reads_per_ds"]
+    return np.array([np.log(layout_reads_per_ds(run, layout)[page] / reads[(run, page)])
+                     for run in runs for page in published.PAGE_SIZES])
+
+
+def _layout_start(layout: LayoutCalibration) -> np.ndarray:
+    return np.array([layout.skew] + [v for page in published.PAGE_SIZES for v in (
+        np.log(layout.objects[page].getpages_per_gb), np.log(layout.objects[page].working_set_scale),
+        layout.objects[page].floor_reads_per_ds)])
+
+
+_LAYOUT_BOUNDS = ([0.05] + [-10, -5, 0] * 3, [0.98] + [10, 5, 5] * 3)
+
+
+def fit_layout(starts=None):
+    """Refit the layout model by least squares on :data:`LAYOUT_FIT_RUNS`: (the fit, its cost). ``starts``
+    (parameter vectors as :func:`_layout_start` makes them) default to a grid of nine (tens of seconds)."""
+    from scipy.optimize import least_squares
+
+    if starts is None:
+        starts = [[skew] + [np.log(0.5), np.log(scale), 0.01] * 3 for skew in (0.5, 0.7, 0.85)
+                  for scale in (0.5, 1.0, 2.0)]
+    best = None
+    for start in starts:
+        res = least_squares(_layout_residuals, start, args=(LAYOUT_FIT_RUNS,), bounds=_LAYOUT_BOUNDS, diff_step=1e-3)
+        if best is None or res.cost < best.cost:
+            best = res
+    return _layout_vector(best.x), float(best.cost)
+
+
+@lru_cache(maxsize=1)
+def layout_uncertainty() -> dict[str, dict[str, float]]:
+    """The fit's uncertainty, carried to every run: {run_id: {page or "total": relative standard error}}.
+
+    From the stored fit's Jacobian (log residuals on the 15 consolidated points): parameter covariance
+    s^2 (J^T J)^+ with s^2 the residual variance on 15 - 10 = 5 degrees of freedom, then the delta method on
+    each run's log reads. A wide band says the consolidated runs do not pin that prediction down.
+    """
+    x = _layout_start(LAYOUT)
+    step = 1e-4
+
+    def logs(v):
+        return np.array([np.log(layout_reads_per_ds(run, _layout_vector(v))[k]) for run in _ALL_RUNS
+                         for k in (*published.PAGE_SIZES, "total")])
+
+    res = _layout_residuals(x, LAYOUT_FIT_RUNS)
+    jac_fit = np.column_stack([(_layout_residuals(x + step * e, LAYOUT_FIT_RUNS) - res) / step
+                               for e in np.eye(len(x))])
+    base = logs(x)
+    jac_all = np.column_stack([(logs(x + step * e) - base) / step for e in np.eye(len(x))])
+    dof = max(len(res) - len(x), 1)
+    cov = (res @ res / dof) * np.linalg.pinv(jac_fit.T @ jac_fit)
+    sd = np.sqrt(np.einsum("ij,jk,ik->i", jac_all, cov, jac_all))
+    keys = (*published.PAGE_SIZES, "total")
+    return {run: {k: float(sd[i * len(keys) + j]) for j, k in enumerate(keys)} for i, run in enumerate(_ALL_RUNS)}
+
+
+_ALL_RUNS = LAYOUT_FIT_RUNS + LAYOUT_HELD_OUT_RUNS
+
+
+#: The runs of each layout at each total size (GB), zEC12: Tables 4 and 6.
+LAYOUT_RUNS = {"isolated": {161.0: "S30801B1", 320.0: "S30802B1", 638.0: "S30906B2"},
+               "consolidated": {161.0: "S31114B1", 320.0: "S31115B1", 638.0: "S31118B1"}}
+
+
+def layout_totals(total_gb, layout_name: str, skew: float | None = None,
+                  layout: LayoutCalibration = LAYOUT) -> np.ndarray:
+    """Sync reads per dialog step (all page sizes) of one layout's pools at the study's sizes (161, 320, 638 GB),
+    from the per-pool model; ``skew`` replaces the fitted skew (the other parameters held). ValueError for a
+    layout or size the study did not run."""
+    from dataclasses import replace as _replace
+
+    if layout_name not in LAYOUT_RUNS:
+        raise ValueError(f"layout_name={layout_name!r} is not one of {sorted(LAYOUT_RUNS)}")
+    runs = LAYOUT_RUNS[layout_name]
+    sizes = np.atleast_1d(np.asarray(total_gb, dtype=float))
+    unknown = sorted(set(sizes.tolist()) - set(runs))
+    if unknown:
+        raise ValueError(f"total_gb={unknown} GB: the study ran the {layout_name} pools only at {sorted(runs)} GB")
+    if skew is not None:
+        from .. import validation as v
+
+        layout = _replace(layout, skew=float(v.open_unit("skew", skew)))
+    return np.array([layout_reads_per_ds(runs[float(x)], layout)["total"] for x in sizes])
+
+
+def layout_comparison(layout: LayoutCalibration = LAYOUT):
+    """The study's own experiment, page size by page size: sync reads per dialog step of the isolated and the
+    consolidated pools at each size, published and modelled, with the fit's relative standard error. A DataFrame
+    (one row per size and page size, then the totals); the isolated model values are held out of the fit."""
+    import pandas as pd
+
+    pr = published.page_size_reads().set_index(["run_id", "page"])["reads_per_ds"]
+    totals = published.single_system().set_index("run_id")["sync_reads_per_ds"]
+    band = layout_uncertainty()
+    rows = []
+    for size in (161.0, 320.0, 638.0):
+        iso, con = LAYOUT_RUNS["isolated"][size], LAYOUT_RUNS["consolidated"][size]
+        model_iso, model_con = layout_reads_per_ds(iso, layout), layout_reads_per_ds(con, layout)
+        for page in (*published.PAGE_SIZES, "total"):
+            pub = (lambda r: float(totals[r])) if page == "total" else (lambda r: float(pr[(r, page)]))
+            rows.append({"total_gb": size, "page": page, "isolated": pub(iso), "isolated_model": model_iso[page],
+                         "isolated_sd": band[iso][page], "consolidated": pub(con),
+                         "consolidated_model": model_con[page]})
+    return pd.DataFrame(rows)

@@ -19,7 +19,7 @@ from . import model, published
 
 STUDY = "large_memory"
 CAL = cal.CALIBRATED
-POOL_GB = np.round(np.geomspace(16, 2048, 30), 1)  # beyond the study's 638 GB, up to 2 TB
+POOL_GB = np.round(np.geomspace(16, 2048, 24), 1)  # beyond the study's 638 GB, up to 2 TB (24: the page's weight)
 POOL_AXIS = Axis("pool_gb", "Total buffer pool size (GB)", scale="log", format=",.0f")
 
 # --- sliders ------------------------------------------------------------------------------
@@ -49,6 +49,10 @@ THINK = Param("think_s", "Time outside the DB per step", "s", 0.5, 30, CAL.loop.
 GBP = Param("gbp_gb", "Group buffer pool", "GB", 4, 1024, 64.0, 1, 32, static_min=32, static_max=320)
 # Table 13 held the local pools at 58 GB per member, twice the smallest run's 29 GB: steps of 29 GB
 LBP = Param("lbp_gb", "Local pool per member", "GB", 4, 1024, 58.0, 1, 29, static_min=29, static_max=290)
+LAYOUT_SKEW = Param("layout_skew", "Popularity skew (per-pool model)", "", 0.3, 0.9, 0.66, 0.005, 0.05,
+                    help="the per-pool model's shared skew (fitted on the consolidated runs: 0.66); its other "
+                         "parameters are held, not refitted", static_min=0.41, static_max=0.86,
+                    calibrated=cal.LAYOUT.skew)
 GBP_FRACTION = Param("gbp_dependent_fraction", "GBP-dependent share of misses", "", 0.0, 1.0,
                      0.79, 0.01, 0.2, static_min=0.19, calibrated=CAL.group.gbp_dependent_fraction,
                      help="0 = no page is shared between members; the study counted 58% of data")
@@ -66,6 +70,7 @@ COLORS = {
     "model: ETR (closed loop)": "#4c78a8", "CPU bound (ITR)": "#bab0ac", "model: LBP + GBP": "#4c78a8",
     "model: no GBP help (share 0)": "#9d755d", "model: sync reads (random)": "#4c78a8",
     "model: prefetched pages (sequential)": "#1b6d6a",
+    "model: isolated (held out)": "#f58518", "model: consolidated (fitted)": "#e45756",
 }
 
 
@@ -99,7 +104,8 @@ SYNC_READS = _figure(
     "sync_reads", "Sync reads fall 97% as the pools grow from 161 to 638 GB",
     POOL_AXIS, Axis("reads", "DB2 synchronous reads per second", scale="log", format=",.3~s"),
     POOL_GB, sync_read_curves, (SKEW, WORKING_SET), published=_single("sync_reads_per_s"),
-    subtitle="Che's LRU approximation over a power-law popularity, fitted to Tables 4, 6, 10, 13, 16, 23.")
+    subtitle="Che's LRU approximation over a power-law popularity, fitted to Tables 4, 6, 10, 13, 16, 23.",
+    regenerates="Figures 3 and 14 of the brief")
 
 
 # --- 2. ITR, 3. DB request time, 4. ETR ------------------------------------------------------
@@ -115,7 +121,8 @@ ITR = _figure(
     "itr", "Fewer sync reads, less CPU per dialog step: ITR rises",
     POOL_AXIS, Axis("itr", "ITR (dialog steps per CPU-busy second of 12 CPs)", format=",.0f"),
     POOL_GB, itr_curves, (CPU_PER_READ, WORKING_SET), published=_single("itr_ds_per_s"),
-    subtitle="ITR = 12 CPs / (base CPU + CPU per read × sync reads per step).")
+    subtitle="ITR = 12 CPs / (base CPU + CPU per read × sync reads per step).",
+    regenerates="Figures 6 and 17 of the brief")
 
 
 def request_time_curves(pool_gb, s: cal.Scenario):
@@ -129,7 +136,8 @@ REQUEST_TIME = _figure(
     "request_time", "DB request time: a fixed cost per read cannot explain 320 GB",
     POOL_AXIS, Axis("request_s", "DB request time (s)", format=".2f"),
     POOL_GB, request_time_curves, (EXPONENT,), published=_single("db_request_time_s"),
-    subtitle="R = base + scale × (sync reads per step)^exponent; base and scale refitted for each exponent.")
+    subtitle="R = base + scale × (sync reads per step)^exponent; base and scale refitted for each exponent.",
+    regenerates="Figures 4 and 15 of the brief")
 
 
 def etr_curves(pool_gb, s: cal.Scenario):
@@ -143,7 +151,8 @@ ETR = _figure(
     POOL_AXIS, Axis("etr", "ETR (dialog steps per second)", format=",.0f"),
     POOL_GB, etr_curves, (USERS, THINK), published=_single("etr_ds_per_s"),
     subtitle="Little's law, DB request time per dialog step: N = ETR × (Z + R), Z fitted and held fixed; ITR drawn as "
-             "the bound at constant CPU per step.")
+             "the bound at constant CPU per step.",
+    regenerates="Figures 5 and 16 of the brief")
 
 
 # --- 5. data sharing: local and group pools --------------------------------------------------
@@ -181,6 +190,7 @@ LOCAL_SCALING = _figure(
     LBP_AXIS, DS_READS, np.round(np.geomspace(8, 1024, 30), 1), local_scaling_curves, (GBP, GBP_FRACTION),
     published=_per_ds_points(_ds_points("LBP scaling"), "lbp_per_member_gb"),
     subtitle="Published: Table 10 (GBP held at 64 GB). Reads per step = reads per second ÷ ETR.",
+    regenerates="Figure 7 of the brief, per dialog step",
 )
 
 
@@ -194,7 +204,51 @@ GROUP_SCALING = _figure(
     "group_scaling", "Data sharing: growing the group buffer pools helps only GBP-dependent data",
     GBP_AXIS, DS_READS, np.round(np.geomspace(8, 2048, 30), 1), group_scaling_curves, (LBP, GBP_FRACTION),
     published=_per_ds_points(_ds_points("GBP scaling"), "gbp_gb"),
-    subtitle="Published: Table 13 (LBP held at 58 GB per member).")
+    subtitle="Published: Table 13 (LBP held at 58 GB per member).",
+    regenerates="Figure 10 of the brief, per dialog step")
+
+
+def _ds_itr_points(series_filter: str) -> pd.DataFrame:
+    frame = _ds_points(series_filter)
+    x = "lbp_per_member_gb" if series_filter.startswith("LBP") else "gbp_gb"
+    return _points(frame, x, "itr_ds_per_s", "src_itr_ds_per_s", label=lambda r: f"published: {r.series}")
+
+
+def ds_itr_curves(pool_gb, s: cal.Scenario, along: str = "lbp"):
+    """Data-sharing ITR (DS/s, 2 x 6 CPs) as one kind of pool grows (``along``: "lbp" per member, or "gbp"),
+    the other held at the scenario's size: the fitted CPU line over the modelled sync reads."""
+    grown = np.asarray(pool_gb, dtype=float)
+    if along not in ("lbp", "gbp"):
+        raise ValueError(f"along={along!r} is not 'lbp' or 'gbp'")
+    lbp, gbp = (grown, np.full_like(grown, s.gbp_gb)) if along == "lbp" else (np.full_like(grown, s.lbp_gb), grown)
+    reads = model.sync_reads_per_ds_data_sharing(lbp, gbp, s.workload, s.group)
+    return {"model: LBP + GBP": model.itr(reads, cal.machine("data sharing", s))}
+
+
+def _ds_itr_along(along: str):
+    """The curve function of one data-sharing ITR chart: (x, scenario), as a figure calls it."""
+    def curves(pool_gb, s: cal.Scenario):
+        return ds_itr_curves(pool_gb, s, along)
+    curves.__doc__ = f"Data-sharing ITR as the {along.upper()} grows (see ds_itr_curves)."
+    return curves
+
+
+DS_ITR = Axis("itr", "ITR (dialog steps per CPU-busy second, 2 × 6 CPs)", format=",.0f")
+#: The two data-sharing ITR charts: name -> (pool that grows, its axis and grid, the sliders, published series,
+#: what is held, the figure regenerated)
+_DS_ITR = {
+    "local_itr": ("lbp", LBP_AXIS, 1024, (GBP,), "LBP scaling", "Table 10 (GBP held at 64 GB)", "9"),
+    "group_itr": ("gbp", GBP_AXIS, 2048, (LBP,), "GBP scaling", "Table 13 (LBP held at 58 GB per member)",
+                  "12"),
+}
+LOCAL_ITR, GROUP_ITR = (_figure(
+    name, f"Data sharing: ITR as the {'local' if along == 'lbp' else 'group'} pools grow",
+    axis, DS_ITR, np.round(np.geomspace(8, top, 30), 1), _ds_itr_along(along), sliders,
+    published=_ds_itr_points(series),
+    subtitle=f"Published: {held}. Model: the data-sharing CPU line (fitted on Tables 10, 13, 16) over the "
+             "modelled sync reads.",
+    regenerates=f"Figure {number} of the brief")
+    for name, (along, axis, top, sliders, series, held, number) in _DS_ITR.items())
 
 
 # --- 6. the ITR ratio on zEC12 and z13 -------------------------------------------------------
@@ -219,7 +273,8 @@ ITR_RATIO = _figure(
     POOL_AXIS, Axis("itrr", "ITR relative to 161 GB", format=".2f"),
     POOL_GB, itr_ratio_curves, (CPU_PER_READ, WORKING_SET), published=_itrr_points(),
     subtitle="Model: one CPU cost per read imposed on both machines, a lower base CPU for the z13. The study calls "
-             "the two very similar.")
+             "the two very similar.",
+    regenerates="Figure 18 of the brief")
 
 
 # --- 7. Night Balancing: sequential batch ----------------------------------------------------
@@ -255,7 +310,34 @@ NIGHT = _figure(
     POOL_GB, night_curves, (SKEW, WORKING_SET), published=_night_points(),
     subtitle="Table 18. At 20-40 µs of CPU each, 1,223 avoided reads per second are about 0.02-0.05 of a processor.")
 
-ALL = (SYNC_READS, ITR, REQUEST_TIME, ETR, LOCAL_SCALING, GROUP_SCALING, ITR_RATIO, NIGHT)
+# --- 8. the layout: isolated against consolidated pools, each pool its own LRU cache ------------------
+
+
+def layout_curves(total_gb, s: cal.Scenario):
+    """Sync reads per dialog step of each layout's pools at the study's three sizes (per-pool model)."""
+    return {"model: isolated (held out)": cal.layout_totals(total_gb, "isolated", s.layout_skew),
+            "model: consolidated (fitted)": cal.layout_totals(total_gb, "consolidated", s.layout_skew)}
+
+
+def _layout_points() -> pd.DataFrame:
+    ss = published.single_system()
+    pts = _points(ss, "bp_size_total_gb", "sync_reads_per_ds", "src_sync_reads_per_s",
+                  label=lambda r: f"published: {r.series}")
+    pts["condition"] = [f"{r.run_id}: {r.sync_reads_per_s:,.0f} reads/s ÷ {r.etr_ds_per_s:g} DS/s"
+                        for r in ss.itertuples()]
+    return pts
+
+
+LAYOUT = _figure(
+    "layout", "Same memory, split two ways: the per-pool model sees the layout",
+    Axis("pool_gb", "Total buffer pool size (GB)", scale="log", format=",.0f"), DS_READS,
+    np.array([161.0, 320.0, 638.0]), layout_curves, (LAYOUT_SKEW,), published=_layout_points(),
+    subtitle="Each pool an LRU cache of its own objects (Tables 2, 3, 5, 7); fitted on the consolidated runs "
+             "(Tables 6, 23), the isolated ones held out. Lines join the study's three allocations.",
+    regenerates="Figure 3 of the brief, per dialog step")
+
+ALL = (SYNC_READS, LAYOUT, ITR, REQUEST_TIME, ETR, LOCAL_SCALING, GROUP_SCALING, LOCAL_ITR, GROUP_ITR, ITR_RATIO,
+       NIGHT)
 
 
 # --- the combined local + group bars (no sliders: four fixed runs) ---------------------------

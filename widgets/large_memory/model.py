@@ -199,3 +199,41 @@ def single_system(pool_gb, workload: Workload, machine: Machine, request: Reques
     etr_ds = np.minimum(etr(request_s, loop), itr_ds)
     return {"reads_per_ds": reads, "itr": itr_ds, "request_s": request_s, "etr": etr_ds,
             "reads_per_s": reads * etr_ds, "cpu_util": cpu_utilisation(etr_ds, itr_ds)}
+
+
+# --- the layout: each pool its own LRU cache over the objects assigned to it -------------------
+
+
+@dataclass(frozen=True)
+class PageSizeObjects:
+    """How the objects of one page size (4K, 8K or 32K) re-reference their pages, for the per-pool model.
+
+    Every object group's working set is ``working_set_scale`` times its *weight* (GB: the isolated pool that
+    held it at 638 GB, Table 5), and it takes ``getpages_per_gb`` random getpages per dialog step per GB of
+    weight; all groups share one popularity skew. Calibrated in :mod:`.calibration` (:data:`LAYOUT`).
+    """
+
+    getpages_per_gb: float  # random getpages per dialog step per GB of weight
+    working_set_scale: float  # working set per GB of weight (dimensionless, GB / GB)
+    floor_reads_per_ds: float  # sync reads per DS that no pool size removes
+
+
+def pooled_reads_per_ds(capacity_gb, weight_gb, objects: PageSizeObjects, skew: float) -> np.ndarray:
+    """Sync reads per dialog step of one page size's pools, each pool an LRU cache of its own.
+
+    ``capacity_gb`` (GB) and ``weight_gb`` (GB of weight of the objects it holds) are arrays over the pools
+    of one layout, shape (..., pools); pools with no weight are skipped. Each pool p misses at Che's
+    ratio of C_p / (scale x A_p); reads = floor + getpages_per_gb x sum_p A_p x miss_p. A layout that
+    splits the same memory differently among the same objects gives different reads: the model sees it.
+    """
+    cap = v.non_negative("capacity_gb", capacity_gb, unit="GB")
+    weight = v.non_negative("weight_gb", weight_gb, unit="GB")
+    v.same_shape(capacity_gb=cap, weight_gb=weight)
+    v.positive("getpages_per_gb", objects.getpages_per_gb)
+    v.positive("working_set_scale", objects.working_set_scale)
+    v.non_negative("floor_reads_per_ds", objects.floor_reads_per_ds)
+    v.open_unit("skew", skew)
+    held = weight > 0
+    fraction = np.divide(cap, objects.working_set_scale * weight, out=np.ones_like(cap), where=held)
+    miss = np.where(held, lru_miss_ratio(fraction, skew), 0.0)
+    return objects.floor_reads_per_ds + objects.getpages_per_gb * (weight * miss).sum(axis=-1)

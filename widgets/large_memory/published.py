@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import numpy as np
 import pandas as pd
 
 from ..citations import citing
@@ -96,3 +97,96 @@ def night_single() -> pd.DataFrame:
     table = _frame(filename, metrics)
     _add_sources(table, filename, metrics)
     return table.rename_axis("run_id").reset_index()
+
+
+# --- the layouts: which objects each pool holds, and each pool's size (Tables 2, 3, 5, 7) -------------
+
+PAGE_SIZES = ("4k", "8k", "32k")
+#: Object groups as the isolated layout separates them (Table 2), with the consolidated pool that holds each
+#: (Table 3): (group, page size, isolated pool, consolidated pool). Table pools go to BP2 / BP8K1 / BP32K1,
+#: index pools to BP3 / BP8K2 / BP32K2. Isolated BP8K1 holds 8K tables and one index (Table 2), so it is
+#: two groups. The catalog pools (BP0, BP8K0 in Table 3, BP32K) are alike in both layouts and not modelled.
+#: Table 2's extraction lost the objects of BP32K2 and BP32K3; Table 7's sizes place them: consolidated
+#: BP32K1 minus isolated BP32K4 is isolated BP32K2 at every size, and BP32K2 is BP32K3 + BP32K5 + 0.092 GB.
+LAYOUT_GROUPS = (
+    *((g, "4k", g, "bp2") for g in ("bp2", "bp4", "bp8", "bp10", "bp20", "bp24", "bp28", "bp32", "bp34", "bp42",
+                                    "bp44")),
+    *((g, "4k", g, "bp3") for g in ("bp3", "bp5", "bp7", "bp9", "bp11", "bp21", "bp25", "bp29", "bp33", "bp35",
+                                    "bp37", "bp43", "bp45")),
+    ("bp8k0", "8k", "bp8k0", "bp8k1"), ("bp8k1 tables", "8k", "bp8k1", "bp8k1"),
+    ("bp8k1 index", "8k", "bp8k1", "bp8k2"), ("bp8k2", "8k", "bp8k2", "bp8k2"),
+    ("bp32k2", "32k", "bp32k2", "bp32k1"), ("bp32k4", "32k", "bp32k4", "bp32k1"),
+    ("bp32k3", "32k", "bp32k3", "bp32k2"), ("bp32k5", "32k", "bp32k5", "bp32k2"),
+)
+#: The run whose isolated pool sizes weigh the object groups: the largest, where the study grew every pool
+#: that "could benefit" until nearly nothing was read (hit ratio 99.84%, Table 4).
+WEIGHT_RUN = ("S30906B2", "S31118B1")  # (isolated, consolidated) at 638 GB
+#: The pool sizes each run used: Table 5 (isolated), Table 7 (consolidated); the z13 runs repeat Table 7's
+#: 161 and 638 GB allocations (the processor was the only change, text line 1156).
+SIZES_OF = {"S30801B1": "S30801B1", "S30802B1": "S30802B1", "S30906B2": "S30906B2", "S31114B1": "S31114B1",
+            "S31115B1": "S31115B1", "S31118B1": "S31118B1", "S41103B1": "S31114B1", "S41102B1": "S31118B1"}
+POOL_SIZES = {"isolated": "t05_isolated_pool_sizes.csv", "consolidated": "t07_consolidated_pool_sizes.csv"}
+
+
+@lru_cache(maxsize=None)
+def pool_sizes(layout: str) -> pd.DataFrame:
+    """Pool sizes in GB of one layout (``isolated``: Table 5, ``consolidated``: Table 7), one row per run."""
+    if layout not in POOL_SIZES:
+        raise ValueError(f"layout={layout!r} is not one of {sorted(POOL_SIZES)}")
+    table = wide(load_long(STUDY, POOL_SIZES[layout]))
+    return table[[c for c in table.columns if c.startswith("size_gb_bp")]].rename(columns=lambda c: c[8:])
+
+
+@lru_cache(maxsize=None)
+def group_weights() -> dict[str, float]:
+    """GB of weight of each object group: its isolated pool at 638 GB (Table 5); isolated BP8K1's two groups
+    take what consolidation moved from it to the 8K table and index pools at 638 GB (Table 7)."""
+    iso, con = (pool_sizes(k).loc[r] for k, r in zip(("isolated", "consolidated"), WEIGHT_RUN))
+    split = {"bp8k1 tables": con["bp8k1"] - iso["bp8k0"], "bp8k1 index": con["bp8k2"] - iso["bp8k2"]}
+    return {g: float(split.get(g, iso.get(ip, 0.0))) for g, _, ip, _ in LAYOUT_GROUPS}
+
+
+def layout_of(run_id: str) -> str:
+    """``isolated`` or ``consolidated``: the layout of a single-system Day Posting run (Tables 4, 6, 23)."""
+    ss = single_system()
+    if run_id not in set(ss["run_id"]):
+        raise ValueError(f"run_id={run_id!r} is not one of {sorted(ss['run_id'])}")
+    return "isolated" if ss.set_index("run_id").loc[run_id, "series"] == "isolated" else "consolidated"
+
+
+@lru_cache(maxsize=None)
+def layout_pools(run_id: str) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """{page size: (capacity GB, weight GB)} over the pools of that page size the run used, one entry a pool."""
+    layout = layout_of(run_id)
+    sizes = pool_sizes(layout).loc[SIZES_OF[run_id]]
+    weights = group_weights()
+    out = {}
+    for page in PAGE_SIZES:
+        pools: dict[str, float] = {}
+        for group, p, iso_pool, con_pool in LAYOUT_GROUPS:
+            if p == page:
+                pool = iso_pool if layout == "isolated" else con_pool
+                pools[pool] = pools.get(pool, 0.0) + weights[group]
+        out[page] = (np.array([float(sizes[k]) for k in pools]), np.array(list(pools.values())))
+    return out
+
+
+@lru_cache(maxsize=None)
+def page_size_reads() -> pd.DataFrame:
+    """Sync reads per second and per dialog step of each page size, every single-system Day Posting run:
+    columns run_id, series, layout, bp_size_total_gb, page, reads_per_s, reads_per_ds, etr_ds_per_s, file,
+    source (Tables 4, 6, 23)."""
+    rows = []
+    for filename, (series, _) in SINGLE_SYSTEM.items():
+        table = wide(load_long(STUDY, filename))
+        for run in table.index:
+            for page in PAGE_SIZES:
+                metric = f"sync_reads_per_s_{page}"
+                rows.append({"run_id": run, "series": series, "layout": "isolated" if series == "isolated"
+                             else "consolidated", "bp_size_total_gb": float(table.loc[run, "bp_size_total_gb"]),
+                             "page": page, "reads_per_s": float(table.loc[run, metric]),
+                             "etr_ds_per_s": float(table.loc[run, "etr_ds_per_s"]), "file": filename,
+                             "metric": metric, "source": cite(filename, run, metric)})
+    out = pd.DataFrame(rows)
+    out["reads_per_ds"] = out["reads_per_s"] / out["etr_ds_per_s"]
+    return out
