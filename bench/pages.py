@@ -67,7 +67,9 @@ class ByteCounter:
 WEIGHT_PARTS = (("Vega runtime and chart code", "/_static/vega/"),
                 ("practice block: script and stylesheet", "/_static/practice."),
                 ("fonts", (".woff2", ".woff", ".ttf")), ("theme stylesheets", ".css"), ("theme scripts", ".js"))
-CHART_CALL = re.compile(r"<script>window\.db2bookEmbed\(.*?\);</script>", re.S)
+#: A chart's spec (an inert JSON block) and its call, as widgets/render.py writes them.
+CHART_CALL = re.compile(r'<script type="application/json" id="db2book-chart-[\w-]+-spec">.*?</script>\n'
+                        r"<script>window\.db2bookEmbed\(.*?\);</script>", re.S)
 
 
 def weight_parts(by_url: dict[str, int], page: str) -> dict[str, int]:

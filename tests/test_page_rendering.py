@@ -13,7 +13,7 @@ import pytest
 from tools.chartspecs import chart_specs
 from widgets.data import printed_table
 from widgets.figure import static_chart
-from widgets.render import compact_data, describe, embed_html
+from widgets.render import compact_data, describe, embed_html, spec_json
 from widgets.tables import MAX_COLUMNS, SNAKE_NAME, cell_text, reader_label, table_html
 from widgets.zhyperlink import figures as ZHL
 
@@ -68,8 +68,11 @@ def test_a_wide_table_is_split_and_each_part_keeps_only_its_rows():
 def test_a_chart_fits_its_container_and_carries_a_text_alternative_and_its_data():
     spec = static_chart(ZHL.CPU).to_dict()
     markup = embed_html(spec)
-    payload = markup.split("window.db2bookEmbed(", 1)[1]
+    payload = markup.split('type="application/json"', 1)[1]
     vega = chart_specs(markup)[0]
+    # the spec is inert JSON on the page (no script to compile while the page loads), and the call names it
+    call = re.search(r'<script>window\.db2bookEmbed\("(db2book-chart-[\w-]+)", \[[^\]]*\]\);</script>', markup)
+    assert call and f'<script type="application/json" id="{call.group(1)}-spec">' in markup
     # compiled to Vega at build time: the page needs no Vega-Lite compiler
     assert vega["$schema"].endswith("/vega/v6.json") and "vega-lite" not in payload
     width = next(sig for sig in vega["signals"] if sig["name"] == "width")
@@ -342,3 +345,11 @@ def test_every_bar_is_clipped_to_its_plot():
     assert texts and not any(mark.get("clip") for mark in texts)  # a bar's label may sit above the plot
     assert clip_bars({"mark": "bar"}) == {"mark": {"type": "bar", "clip": True}}
     assert '"clip":true' in embed_html(LM.itr_bars().to_dict()).replace(" ", "")
+
+
+def test_a_charts_spec_is_inert_json_that_no_text_in_it_can_end():
+    vega = {"description": "a </script><!-- b", "signals": [{"name": "s", "value": "<x>"}]}
+    text = spec_json(vega)
+    assert "<" not in text and json.loads(text) == vega
+    block = f'<script type="application/json" id="db2book-chart-1-0-spec">{text}</script>'
+    assert chart_specs(block) == [vega]

@@ -7,7 +7,7 @@ comparing the two files::
     python -m tools.chartspecs _build/html > after.json
     python -m tools.chartspecs --compare before.json after.json
 
-Charts are the specs passed to ``window.db2bookEmbed`` on each page (see :mod:`widgets.render`),
+Charts are the specs each page holds as inert JSON blocks, one per chart (see :mod:`widgets.render`),
 keyed by page and by the figure they draw (``usermeta.db2book.figure``) or their place on the page.
 The chart's element id (it holds the build's process id) is left out; nothing else is. The text is
 each page's visible text (scripts and styles removed), where a citation's wording would show.
@@ -21,26 +21,13 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
-CALL = "window.db2bookEmbed("
+#: A chart's spec on a page: an inert JSON block (see :func:`widgets.render.embed_html`).
+SPEC_BLOCK = re.compile(r'<script type="application/json" id="db2book-chart-[\w-]+-spec">(.*?)</script>', re.S)
 
 
 def chart_specs(page: str) -> list[dict]:
     """The specs of every chart embedded in one page's HTML, in page order."""
-    decoder = json.JSONDecoder()
-    specs, start = [], 0
-    while (i := page.find(CALL, start)) >= 0:
-        start = i + len(CALL)
-        rest = page[start:].lstrip()
-        if not rest.startswith('"'):  # the function's own definition, not a call
-            continue
-        _, end = decoder.raw_decode(rest)
-        rest = rest[end:].lstrip()
-        if not rest.startswith(","):
-            continue
-        rest = rest[1:].lstrip()
-        spec, _ = decoder.raw_decode(rest)
-        specs.append(spec)
-    return specs
+    return [json.loads(m.group(1)) for m in SPEC_BLOCK.finditer(page)]
 
 
 class _Text(HTMLParser):

@@ -124,7 +124,7 @@ def embed_html(spec: dict) -> str:
         spec["autosize"] = {"type": "fit-x", "contains": "padding"}
     table = _data_table(spec)
     vega = to_vega(spec)
-    payload = json.dumps(vega, separators=(",", ":")).replace("</", "<\\/")
+    payload = spec_json(vega)
     hold = f' style="min-height: {int(vega["height"]) + CHART_FRAME_PX}px"' \
         if isinstance(vega.get("height"), (int, float)) else ""
     off = json.dumps(off_grid(vega))
@@ -137,9 +137,18 @@ def embed_html(spec: dict) -> str:
         f'<figure class="db2book-figure"{style}>{caption}\n'
         f'<div class="db2book-chart" id="{chart_id}" data-figure="{figure}" role="figure" '
         f'aria-label="{html.escape(spec["description"])}"{hold}></div>\n'
-        f"<script>window.db2bookEmbed({json.dumps(chart_id)}, {payload}, {off});</script>\n"
+        f'<script type="application/json" id="{chart_id}-spec">{payload}</script>\n'
+        f"<script>window.db2bookEmbed({json.dumps(chart_id)}, {off});</script>\n"
         + (_table_html(*table) if table else "") + "</figure>"
     )
+
+
+def spec_json(vega: dict) -> str:
+    """A compiled spec as the text of an inert ``<script type="application/json">`` block: compact JSON with
+    every ``<`` written ``\\u003c`` (so no ``</script>`` or ``<!--`` can end or change the block; JSON.parse
+    reads the same string). The browser does not run this text while it loads the page: the page script
+    parses it with JSON.parse only when the chart is about to draw."""
+    return json.dumps(vega, separators=(",", ":")).replace("<", "\\u003c")
 
 
 def to_vega(spec: dict) -> dict:

@@ -1,8 +1,9 @@
 // The page's side of every chart (book/_ext/offline_assets.py serves it once per site, after the Vega
 // runtime): draw a compiled Vega spec into its div, with the book's own tooltip. Each chart on a page
-// is one call, window.db2bookEmbed(id, spec, offStep) (widgets/render.py writes it), where offStep
-// names the sliders whose opening value is off their steps; the page script (page.js) loads this file
-// when the first chart comes near the screen and then calls window.db2bookDraw with each chart's arguments.
+// is its spec as inert JSON and one call, window.db2bookEmbed(id, offStep) (widgets/render.py writes
+// them), where offStep names the sliders whose opening value is off their steps; the page script (page.js)
+// loads this file when the first chart comes near the screen, then parses each chart's spec and calls
+// window.db2bookDraw(id, spec, offStep).
 window.db2bookViews = window.db2bookViews || {};
 window.db2bookTooltip = window.db2bookTooltip || function (handler, event, item, value) {
   // the chart's tooltip: its fields as a small table beside the pointer (hidden when value is empty)

@@ -15,8 +15,10 @@ document.addEventListener('click', function (e) {
 // link still streams it, every chart is near the end of what has come): the chart runtime (Vega and charts.js,
 // 500 KB, at window.db2bookRuntime: book/_ext/offline_assets.py) loads with the first of them, so a phone
 // paints the text first and spends nothing on charts its reader has not scrolled to. Each chart's call
-// (widgets/render.py writes one per chart) waits here until then. db2bookDrawAll() draws every chart now
-// (before printing; the browser tests call it to see them all).
+// (widgets/render.py writes one per chart) waits here until then. A chart's spec is inert JSON on the page
+// (a script block of type application/json, the chart's id plus "-spec"): the browser does not compile it as
+// script while the page loads; it is parsed here, with JSON.parse, only when its chart draws.
+// db2bookDrawAll() draws every chart now (before printing; the browser tests call it to see them all).
 (function () {
   if (window.db2bookEmbed) return;
   var waiting = {}, observer = null, loading = null;
@@ -35,7 +37,18 @@ document.addEventListener('click', function (e) {
     if (!args) return;
     delete waiting[id];
     if (observer && el) observer.unobserve(el);
-    runtime().then(function () { window.db2bookDraw.apply(null, args); }, function (err) {
+    runtime().then(function () {
+      var block = document.getElementById(id + '-spec');
+      var spec;
+      try {
+        spec = JSON.parse(block.textContent);
+      } catch (err) {
+        if (el) el.textContent = 'This chart could not be drawn: its spec did not parse (' + err.message + ')';
+        console.error(err);
+        return;
+      }
+      window.db2bookDraw(id, spec, args[1]);
+    }, function (err) {
       if (el) el.textContent = 'This chart could not be drawn: ' + err.message;
       console.error(err);
     });
@@ -48,8 +61,8 @@ document.addEventListener('click', function (e) {
     }, {rootMargin: '100% 0px'});
     observer.observe(el);
   }
-  window.db2bookEmbed = function (id, spec, offStep) {
-    waiting[id] = [id, spec, offStep];
+  window.db2bookEmbed = function (id, offStep) {
+    waiting[id] = [id, offStep];
     if (document.readyState !== 'loading') { watch(id); return; }
     document.addEventListener('DOMContentLoaded', function () { watch(id); });
   };
