@@ -121,7 +121,7 @@ TABLE_NAMES = {pub.T42: "Table 4-2, two-way data sharing", pub.T43: "Table 4-3, 
                pub.T44: "Table 4-4, non-data sharing", pub.T45: "Table 4-5, two-way data sharing"}
 #: Deltas outside the rounding of the table's own cells (flagged in data/): the judgement, made by hand.
 #: The notify deltas (+800% printed, +700% from the cells) are flagged too, but cells printed as 0.01 and
-#: 0.00 allow anything from +250% to +1,700%, so they stay within their tolerance.
+#: 0.00 allow anything from +250% to +1,700%, and +800% lies inside that interval: the cells cannot rule it out.
 KNOWN_MISSES = {
     (pub.T42, "class2_cpu_change_pct"): "printed +1.4% without its minus sign: the cells fall from 1.726 to 1.701 ms",
 }
@@ -138,27 +138,47 @@ def _half(c: dict) -> float:
     return identities.half_unit(number.group(0), c.get("unit", ""))
 
 
-def change_row(quantity: str, condition: str, delta: dict, before: list[dict], after: list[dict],
-               miss: str = "") -> LedgerRow:
-    """Identity: a printed change (%) against the one from the printed cells, judged in points: the interval
-    of changes the cells' rounding allows (each cell anywhere in its half-unit interval, never below 0),
-    plus half a unit of the printed change."""
-    b, a = sum(c["value"] for c in before), sum(c["value"] for c in after)
-    lows = [sum(max(c["value"] - s * _half(c), 0.0) for c in cells) for cells, s in ((before, 1), (after, 1))]
+def change_interval(before: list[dict], after: list[dict], what: str) -> tuple[float, float]:
+    """The lowest and highest change (%) the printed cells allow: each cell anywhere in its half-unit interval,
+    never below 0 (``what`` names the row in the error when the cells before allow 0)."""
+    lows = [sum(max(c["value"] - _half(c), 0.0) for c in cells) for cells in (before, after)]
     highs = [sum(c["value"] + _half(c) for c in cells) for cells in (before, after)]
     if lows[0] <= 0:
-        raise ValueError(f"{quantity} ({condition}): the printed cells before allow 0, so no change is bounded")
-    model_value = round(100 * (a / b - 1), 9)  # no floating-point dust on an exact change
+        raise ValueError(f"{what}: the printed cells before allow 0, so no change is bounded")
     changes = [100 * (x / y - 1) for x, y in itertools.product((lows[1], highs[1]), (lows[0], highs[0]))]
-    lo, hi = min(changes), max(changes)
+    return min(changes), max(changes)
+
+
+def notify_interval() -> tuple[float, float]:
+    """The interval of Table 4-5's notify-sent change (%) that its printed cells allow (the chapter prints it)."""
+    metric = "notify_sent_per_commit_count"
+    return change_interval(_members(pub.T45, metric, BEFORE), _members(pub.T45, metric, AFTER), "notify sent")
+
+
+def change_row(quantity: str, condition: str, delta: dict, before: list[dict], after: list[dict],
+               miss: str = "") -> LedgerRow:
+    """Identity: a printed change (%) against the one from the printed cells, judged in points against the
+    interval of changes the cells' rounding allows (each cell anywhere in its half-unit interval, never below
+    0), widened by half a unit of the printed change. The interval need not be symmetric about the cells'
+    change (0.01 -> 0.04 allows +250% to +1,700% around +700%), and a row's tolerance is one number, so the
+    row takes the side the printed change lies on: the distance from the cells' change to that end. A printed
+    change passes exactly when it lies inside the interval, and one on the narrow side is not excused by the
+    wide one."""
+    b, a = sum(c["value"] for c in before), sum(c["value"] for c in after)
+    model_value = round(100 * (a / b - 1), 9)  # no floating-point dust on an exact change
+    lo, hi = change_interval(before, after, f"{quantity} ({condition})")
     half = _half(delta)
     flag = f" (flagged in the data: {delta['flag']})" if delta["flag"] else ""
+    above = delta["value"] >= model_value
+    side = (hi - model_value) if above else (model_value - lo)
     return LedgerRow(chapter=CHAPTER, source=pub.cite(*_where(delta)), quantity=quantity, condition=condition + flag,
                      published=delta["value"], model=model_value, tolerance=None,
-                     absolute=math.ceil(round(100 * (max(hi - model_value, model_value - lo) + half), 6)) / 100,
+                     absolute=math.ceil(round(100 * (side + half), 6)) / 100,
                      unit="points", role="identity",
                      basis="rounding", basis_note=f"the printed cells allow {lo:+.2f}% to {hi:+.2f}%; the change "
-                     f"is printed to {2 * half:g} point (half a unit: {half:g})", miss=miss, cell=delta["key"])
+                     f"is printed to {2 * half:g} point (half a unit: {half:g}); judged against the "
+                     f"{'upper' if above else 'lower'} end, the side the printed change lies on",
+                     miss=miss, cell=delta["key"])
 
 
 def _where(c: dict) -> tuple[str, str, str]:
@@ -274,17 +294,43 @@ def prose_rows() -> list[LedgerRow]:
 #: The largest getpage cut of a probe that reads the index and one data page: 4 index getpages become 1.
 PROBE_CUT = float(model.getpage_reduction(1, 4, 1))
 
-#: The 96-byte key tests of section 2.6.2 (run, metric, environment whose f is taken, what was measured).
+#: The 96-byte key tests of section 2.6.2 (run, metric, the range's other end or None, environment whose f is
+#: taken, what was measured). The non-unique non-data-sharing result is a range, "4 - 6%", judged as one.
 KEY_SIZE_TESTS = (
-    ("nds_96_byte_results", "unique_cpu_change_pct", "non-data sharing",
-     "96-byte unique index, non-data sharing: 'approximately 8%' (class 2 CPU)"),
-    ("nds_96_byte_results", "non_unique_cpu_change_high_pct", "non-data sharing",
-     "96-byte non-unique index, non-data sharing: the top of '4 - 6%' (class 2 CPU)"),
-    ("ds_96_byte_unique_results", "cpu_change_pct", "2-way data sharing",
-     "96-byte unique index, two-way data sharing: 'Up to 13%' (Db2 CPU)"),
-    ("ds_96_byte_non_unique_results", "cpu_change_pct", "2-way data sharing",
-     "96-byte non-unique index, two-way data sharing: 'Up to an 8%' (Db2 CPU)"),
+    ("nds_96_byte_results", "unique_cpu_change_pct", None, "non-data sharing",
+     "96-byte unique index, non-data sharing: 'approximately 8%' (class 2 CPU; f from total Db2 CPU, whose "
+     "change in Table 4-4 equals the class 2 change)"),
+    ("nds_96_byte_results", "non_unique_cpu_change_high_pct", "non_unique_cpu_change_low_pct", "non-data sharing",
+     "96-byte non-unique index, non-data sharing: the range '4 - 6%', judged as its midpoint with half its width "
+     "(class 2 CPU; f from total Db2 CPU, whose change in Table 4-4 equals the class 2 change)"),
+    ("ds_96_byte_unique_results", "cpu_change_pct", None, "2-way data sharing",
+     "96-byte unique index, two-way data sharing: 'Up to 13%' (Db2 CPU, as f)"),
+    ("ds_96_byte_non_unique_results", "cpu_change_pct", None, "2-way data sharing",
+     "96-byte non-unique index, two-way data sharing: 'Up to an 8%' (Db2 CPU, as f)"),
 )
+
+#: The 96-byte rows outside their printed digits, judged by hand: all but the range "4 - 6%", which the model's
+#: 3.5% reaches only through the rounding of its ends and of the pair f is fitted on.
+KEY_SIZE_MISSES = {("nds_96_byte_results", "unique_cpu_change_pct"), ("ds_96_byte_unique_results", "cpu_change_pct"),
+                   ("ds_96_byte_non_unique_results", "cpu_change_pct")}
+
+#: Why the release comparison's f falls short of section 2.6.2's cuts (our reading, for every such row).
+F_NOT_FTB = ("f is not FTB's share of the CPU: it comes from a release migration to which, in the Redbook's words, "
+             "\"many internal optimizations and enhancements\" contribute besides FTB, and with the brokerage "
+             "workload held fixed it ranges from {lo:.3f} to {hi:.3f} across the three environments (our reading)")
+#: Added to the two-way rows: the environments' order reverses between the two studies.
+F_ORDER = ("; two-way data sharing has the smallest f of the three and the largest section 2.6.2 cut, so the "
+           "order reverses, and its total includes the IRLM CPU that notify messages add (Table 4-5)")
+
+
+def _f_moved(env: str) -> float:
+    """How far the rounding of the printed pair f is fitted on (each change printed to 0.1 point) moves the
+    probe's CPU cut, in points."""
+    table, gp, cpu = ENVIRONMENTS[env]
+    g, c = _cell("delta", gp, table), _cell("delta", cpu, table)
+    base = 100 * PROBE_CUT * c["value"] / g["value"]
+    return max(abs(100 * PROBE_CUT * (c["value"] + sc * _half(c)) / (g["value"] + sg * _half(g)) - base)
+               for sc, sg in itertools.product((-1, 1), repeat=2))
 
 
 def up_to_rows() -> list[LedgerRow]:
@@ -299,23 +345,30 @@ def up_to_rows() -> list[LedgerRow]:
         condition=f"{rows_in / 1e6:.0f} million rows, {key:.0f}-byte keys: full keys in 4 K non-leaf pages, 10% free",
         published=pub.value(run, "index_levels_count"), model=levels, tolerance=None, absolute=0.5, unit="levels",
         role="predicted", basis="rounding", basis_note="levels are a whole count: half a level tells two apart",
-        miss=f"full keys need a fifth level; four levels need a non-leaf fan-out of at least {fanout}, which full "
+        miss="a diagnostic, not a model the chapter holds: full keys need a fifth level; four levels need a non-leaf "
+             f"fan-out of at least {fanout}, which full "
              "96-byte keys do not give: truncated non-leaf keys, larger pages or fewer distinct keys, which the "
              "Redbook does not say", cell=(pub.STUDY, pub.S26, run, "index_levels_count"))]
-    for run, metric, env, what in KEY_SIZE_TESTS:
+    shares = [cpu_share(e) for e in ENVIRONMENTS]
+    for run, metric, other, env, what in KEY_SIZE_TESTS:
         predicted = 100 * float(model.cpu_reduction(PROBE_CUT, cpu_share(env)))
-        published = -pub.value(run, metric)
+        ends = [-pub.value(run, metric)] + ([-pub.value(run, other)] if other else [])
+        published, width = (max(ends) + min(ends)) / 2, (max(ends) - min(ends)) / 2
+        moved = _f_moved(env)
+        shown = f"{min(ends):.0f}% to {max(ends):.0f}%" if other else f"{published:.0f}%"
         out.append(LedgerRow(
             chapter=CHAPTER, source=pub.cite(pub.RESULTS, run, metric), quantity="CPU cut of random index access (%)",
             condition=f"{what}; model: the {env} f ({cpu_share(env):.3f}, fitted on Tables 4-2 to 4-4) at the "
                       f"largest getpage cut such a probe allows ({100 * PROBE_CUT:.0f}%: 4 index getpages become 1, "
                       "at least one data page)",
-            published=published, model=predicted, tolerance=None, absolute=0.5, unit="points", role="predicted",
-            basis="rounding", basis_note="printed as a whole percent (half a point); the Redbook states no error "
-                                         "and prints one run",
-            miss=f"the release comparison's f gives at most {predicted:.1f}% against {published:.0f}%: f belongs to "
-                 "the workload it was fitted on, and a loop of random probes spends more of its CPU on index "
-                 "traversal than a brokerage transaction does (our reading)",
+            published=published, model=predicted, tolerance=None,
+            absolute=math.ceil(round(100 * (width + 0.5 + moved), 6)) / 100, unit="points", role="predicted",
+            basis="rounding", basis_note=("the range's half-width, " if other else "") + "half a point of each "
+            f"printed whole percent, and {moved:.3f} point that the 0.1-point rounding of the pair f is fitted on "
+            "moves the model; the Redbook states no error and prints one run",
+            miss="" if (run, metric) not in KEY_SIZE_MISSES else
+                 f"the release comparison's f gives at most {predicted:.1f}% against {shown}: "
+                 + F_NOT_FTB.format(lo=min(shares), hi=max(shares)) + (F_ORDER if env.startswith("2-way") else ""),
             cell=(pub.STUDY, pub.S26, run, metric)))
     return out
 

@@ -145,8 +145,10 @@ ETR = _figure(
     Axis("etr", "ETR (dialog steps/s)", format=",.0f"),
     PROCESSOR_GRID, etr_curves, (SIGMA, KAPPA), published=_etr_points(), marks=_BEYOND,
     regenerates="Figure 4 of the brief (its throughput)",
-    subtitle=f"The runs were {_runs()['cpu_util_pct'].min():.0f}% to {_runs()['cpu_util_pct'].max():.0f}% busy, so "
-             "ETR follows the ITR. The brief's response times are Table 3's, read in the Little's-law figure.")
+    subtitle=f"The runs were {_runs()['cpu_util_pct'].min():.0f}% to {_runs()['cpu_util_pct'].max():.0f}% busy; the "
+             "brief's ITR figure is \"basically the same graph as the throughput\" because \"the utilizations of the "
+             "measurements were very similar to each other\" (brief, p. 18). Figure 4's response times (Table 3) "
+             "are read in the Little's-law figure, not redrawn here.")
 
 
 # --- 2. the coupling facilities ----------------------------------------------------------------------------
