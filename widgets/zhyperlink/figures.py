@@ -14,7 +14,7 @@ from . import published as pub
 
 #: The series of the runs with background work: the text names no pool size for them, so the curve assumes the
 #: 10 GB runs' 28 reads.
-BACKGROUND_SERIES = "with background work (pools not stated; 28 reads assumed)"
+BACKGROUND_SERIES = "background work (pools unstated)"
 
 STUDY = "zhyperlink"
 COLORS = {
@@ -110,7 +110,8 @@ def _cpu_subtitle() -> str:
     n10, n70 = (pub.value(r, "random_reads_per_tx_count") for r in ("db_read_10gb_pool", "db_read_70gb_pool"))
     c10, c70 = (pub.value(r, "cpu_change_pct") for r in ("cpu_clean_lpar_10gb_pool", "cpu_clean_lpar_70gb_pool"))
     return (f"Change = n (spin x speed - switch). Fitted to +{c10:g}% at {n10:g} reads; {n70:g} reads then "
-            f"gives {c10 / n10 * n70:.1f}%, not {c70:g}%.")
+            f"gives {c10 / n10 * n70:.1f}%, not {c70:g}%. The background-work runs name no pool size: "
+            f"their curve assumes {n10:g} reads, and their two points are drawn, not modelled.")
 
 
 def cpu_curves(speed, s: cal.Scenario):
