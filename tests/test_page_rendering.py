@@ -131,7 +131,7 @@ def test_a_published_point_takes_its_lines_colour():
     assert points["encoding"]["color"]["field"] == "colour_series"
     data = spec["datasets"][points["data"]["name"]]
     assert {d["colour_series"] for d in data} == {"10 GB pools (28 reads)", "70 GB pools (7½ reads)",
-                                                   "10 GB pools, with background work"}
+                                                   ZHL.BACKGROUND_SERIES}
     assert {d["y_printed"] for d in data} == {"13.8", "5", "1", "3.4"}
 
 

@@ -3,12 +3,13 @@
 The text prints percentages only. Each model therefore has as many unknowns as published
 points, or more, and the latencies it cannot determine are *assumptions* (sliders). Rows that a
 fit reproduces by construction say so. The combination of ZHYPERLINK options is an additivity
-test: two printed cuts of one baseline predict the third, to within the run-to-run noise of a
-benchmark measured once.
+test: two printed cuts of one baseline predict the third (one equation, a + b - ENABLE = 0, shown
+against each of the three cuts), to within a borrowed stand-in for the noise of a benchmark measured once.
 
 Tolerances come from the data (issue 25). The cuts are percentages, some of them small (1.9%), so
 every tolerance that is not exact is stated in points of the baseline: the printed rounding (half a
-unit of the last digit) or the run-to-run spread of the one repeated measurement the Redbook prints.
+unit of the last digit) or, for the options, the spread of an elapsed time the Redbook prints twice for
+another workload, the low end of the noise levels the Redbook states in words (:data:`STATED_NOISE`).
 """
 from __future__ import annotations
 
@@ -23,29 +24,57 @@ from .calibration import calibrated_path, log_share, read_calibration
 
 CHAPTER = "zHyperLink"
 
+#: The Redbook's own words on its measurement noise (SG24-8536, seed 004): (per cent, line, quotation). Each is a
+#: difference between two runs of *another* workload and another quantity (CPU time, group ITR), so they bracket
+#: the noise of a brokerage elapsed time rather than measure it: 0.7% is "within" the noise, 3.3% "barely above".
+STATED_NOISE = (
+    (0.7, 10861, "Class 2 CPU time has a slight increase of 0.7%, which is within the measurement noise level"),
+    (3.3, 2701, "a mere 3.3% difference and barely above the measurement noise level"),
+)
+
 
 def run_to_run_noise() -> float:
-    """Relative run-to-run difference of a repeated Redbook measurement (a fraction).
+    """Relative difference of an elapsed time the Redbook prints twice (a fraction): a borrowed stand-in.
 
-    The Redbook prints one workload measured twice under the same conditions: SQL Data Insights'
-    Table_1, 5.48 min in Table 6-3 and 5.52 min in Table 6-5 (0.73%). It is the only repeat it
-    prints, so it stands for the noise of any one elapsed-time measurement here (an argued value,
-    not a fitted one).
+    The Redbook repeats no brokerage run. SQL Data Insights' Table_1 training run is printed twice,
+    5.48 min in Table 6-3 and 5.52 min in Table 6-5 (0.73%); it is another workload (a Spark training
+    run on z16, not OLTP on z15), and the Redbook does not say the two runs had the same conditions.
+    We take it as the low end of the noise of one elapsed time (an argued value, not a fitted one):
+    the same pair differs by far more in Db2 CPU and peak memory, and the Redbook calls differences of
+    0.7% to 3.3% "within" or "barely above" its noise (:data:`STATED_NOISE`). One pair is one degree
+    of freedom, so the true spread could be several times larger or smaller.
     """
     first = number("sql_data_insights", "t6_3_shapes.csv", "table_1", "total_elapsed_min")
     second = number("sql_data_insights", "t6_5_concurrent_runs.csv", "single", "total_elapsed_min")
     return abs(second / first - 1)
 
 
-def option_noise_points() -> float:
+def option_noise_points(noise: float | None = None) -> float:
     """Uncertainty, in points of the baseline, of a + b - ENABLE from four noisy runs.
 
     The three cuts come from four elapsed times (baseline, DATABASE, ACTIVELOG, ENABLE), each with
-    relative noise e; the combination's spread is e * sqrt(sum of (T_i / T_0)^2), in points.
+    relative noise ``noise`` (a fraction; the borrowed :func:`run_to_run_noise` unless given); the
+    combination's spread is noise * sqrt(sum of (T_i / T_0)^2), in points.
     """
-    e = run_to_run_noise()
+    e = run_to_run_noise() if noise is None else noise
+    if not 0 <= e < 1:
+        raise ValueError(f"noise={e!r} must be a fraction in [0, 1)")
     ratios = [1.0] + [1 - _cut(run) for run in ("option_database", "option_activelog", "option_enable")]
     return 100 * e * sum(r * r for r in ratios) ** 0.5
+
+
+#: Half a unit (0.05 point) of each of the three printed cuts, in points.
+OPTION_ROUNDING_POINTS = 3 * 0.05
+
+
+def option_tolerance_points() -> float:
+    """The tolerance the option rows use, in points: the borrowed noise through four runs plus the rounding."""
+    return round(option_noise_points() + OPTION_ROUNDING_POINTS, 2)
+
+
+def stated_noise_points() -> tuple[float, float]:
+    """The Redbook's stated noise levels (0.7% and 3.3%, :data:`STATED_NOISE`) carried through four runs, in points."""
+    return tuple(option_noise_points(pct / 100) for pct, _, _ in STATED_NOISE)
 
 
 #: The basis note of a row a fit reproduces by construction.
@@ -89,33 +118,42 @@ def read_rows() -> list[LedgerRow]:
 
 
 def option_rows() -> list[LedgerRow]:
-    """Each ZHYPERLINK option's elapsed-time cut predicted from the other two by additivity (no fit).
+    """One additivity check (no fit), shown against each of the three ZHYPERLINK option cuts.
 
     DATABASE and ACTIVELOG each remove their own part of the same baseline, so ENABLE = a + b. The
-    tolerance is the run-to-run noise of the four runs involved (:func:`option_noise_points`) plus
-    the printed rounding (0.05 point for each of three cuts): the test can tell additivity from a
-    gross error, not from the product rule, which lies 0.5 point away.
+    three rows are one equation, a + b - ENABLE = 0, so they count as one test: the ENABLE row is the
+    prediction, the other two restate it (role ``identity``, the same residual). The tolerance is the
+    borrowed noise carried through the four runs involved (:func:`option_noise_points`, the low end of
+    what the Redbook calls noise) plus the printed rounding (0.05 point for each of three cuts): the
+    test can tell additivity from a gross error, not from the product rule, which lies 0.5 point away.
     """
     a, b, e = _cut("option_database"), _cut("option_activelog"), _cut("option_enable")
-    spread = option_noise_points() / 100 + 3 * 0.0005
-    cases = (  # (run, published cut, model cut, how)
-        ("option_enable", e, float(model.combined_reduction(a, b)), "from DATABASE 25.9% + ACTIVELOG 1.9%"),
-        ("option_database", a, e - b, "from ENABLE 27.4% - ACTIVELOG 1.9%"),
-        ("option_activelog", b, e - a, "from ENABLE 27.4% - DATABASE 25.9%"),
+    cases = (  # (run, published cut, model cut, how, role)
+        ("option_enable", e, float(model.combined_reduction(a, b)), "predicted by additivity from DATABASE 25.9% "
+         "+ ACTIVELOG 1.9% (the one additivity test)", "predicted"),
+        ("option_database", a, e - b, "the same equation restated, ENABLE 27.4% - ACTIVELOG 1.9%: not a second "
+         "test", "identity"),
+        ("option_activelog", b, e - a, "the same equation restated, ENABLE 27.4% - DATABASE 25.9%: not a second "
+         "test", "identity"),
     )
     first = number("sql_data_insights", "t6_3_shapes.csv", "table_1", "total_elapsed_min")
     second = number("sql_data_insights", "t6_5_concurrent_runs.csv", "single", "total_elapsed_min")
-    note = (f"spread of the Redbook's one repeated run (SQL Data Insights' Table_1: {first:g} min in Table 6-3, "
-            f"{second:g} min in Table 6-5, {100 * run_to_run_noise():.2f}% apart), carried through the four runs "
-            "(baseline, DATABASE, ACTIVELOG, ENABLE), plus half a unit (0.05 point) of each of the three printed cuts")
+    low, high = stated_noise_points()
+    note = (f"a borrowed stand-in from another workload: the Redbook repeats no brokerage run, and prints one "
+            f"elapsed time twice (SQL Data Insights' Table_1 training run: {first:g} min in Table 6-3, {second:g} min "
+            f"in Table 6-5, {100 * run_to_run_noise():.2f}% apart), carried through the four runs (baseline, "
+            f"DATABASE, ACTIVELOG, ENABLE) to {option_noise_points():.2f} points, plus half a unit (0.05 point) of "
+            f"each of the three printed cuts. It is the low end: the Redbook calls a 0.7% difference \"within the "
+            f"measurement noise level\" and a 3.3% one \"barely above\" it (CPU time, group ITR), "
+            f"{low:.1f} to {high:.1f} points through four runs")
     return [LedgerRow(
         chapter=CHAPTER, source=pub.cite(pub.RESULTS, run, "elapsed_change_pct"),
         quantity=f"elapsed-time reduction (%), ZHYPERLINK={run.split('_')[1].upper()}",
-        condition=f"predicted by additivity {how}; tolerance: run-to-run noise", published=100 * printed,
-        model=100 * modelled, tolerance=None, absolute=round(100 * spread, 2), unit="points", basis="spread",
-        basis_note=note, role="predicted",
+        condition=f"{how}; tolerance: borrowed noise", published=100 * printed,
+        model=100 * modelled, tolerance=None, absolute=option_tolerance_points(), unit="points", basis="spread",
+        basis_note=note, role=role,
         cell=(pub.STUDY, pub.RESULTS, run, "elapsed_change_pct"))
-        for run, printed, modelled, how in cases]
+        for run, printed, modelled, how, role in cases]
 
 
 def cpu_rows() -> list[LedgerRow]:
@@ -183,17 +221,17 @@ def log_rows() -> list[LedgerRow]:
 
 
 def write_rows() -> list[LedgerRow]:
-    """The log-write results the latency model's inputs leave over, each predicted from the one-way test.
+    """The two-way index-split log wait, predicted from the one-way test (no fit).
 
-    No fit: the zHyperLink write is one device path, so the simplest model carries the one-way test's
-    cuts over unchanged. To the two-way index-split test: the log wait falls by the same 54% (the
-    link, not the workload, sets it). To the striped 128-record writes: the latency falls by the same
-    24% (the same insert workload; the model has no two-track limit). Held to the printed rounding,
-    both miss, and the Redbook names the cause of the second.
+    The zHyperLink write is one device path, so the simplest model carries the one-way test's 54%
+    log-wait cut over unchanged to the two-way index-split test: it tests only "same link, same
+    cut", not the size of a cut, which no model here explains. Held to the printed rounding, it
+    misses. The striped 128-record writes are not carried over here: the Redbook states beforehand
+    that the gain shrinks as writes grow, so that comparison is an illustration of the model's
+    missing write-size term (:func:`misses`), not a prediction.
     """
-    one_wait, one_latency = _cell("log_write", "log_wait_change_pct"), _cell("log_write", "latency_change_pct")
+    one_wait = _cell("log_write", "log_wait_change_pct")
     two_wait = _cell("log_write_index_split", "log_wait_change_pct")
-    large = _cell("log_write_large", "avg_response_time_change_pct")
     return [
         LedgerRow(chapter=CHAPTER, source=pub.cite(pub.RESULTS, "log_write_index_split", "log_wait_change_pct"),
                   quantity="log write wait reduction (%)",
@@ -202,20 +240,10 @@ def write_rows() -> list[LedgerRow]:
                   tolerance=None, absolute=1.0, unit="points", basis="rounding",
                   basis_note="both printed as whole percents (63%, 54%): half a unit (0.5 point) of each",
                   role="predicted", cell=two_wait["key"],
-                  miss="the two-way test's wait fell more: twice the threads (100 against 50), forced writes at every "
-                       "index split, a latch held during each write, so more of its wait is queueing behind other "
-                       "writes, which a faster write also removes (our reading; one run each, and the summary prints "
-                       "69%)"),
-        LedgerRow(chapter=CHAPTER, source=pub.cite(pub.RESULTS, "log_write_large", "avg_response_time_change_pct"),
-                  quantity="transaction latency reduction (%)",
-                  condition="striped logs, writes of 128 4-K records; predicted as the one-way small-write cut (24%)",
-                  published=-large["value"], model=-one_latency["value"], tolerance=None, absolute=1.0, unit="points",
-                  basis="rounding", basis_note="both printed as whole percents ('approximately 20%', 24%): half a "
-                                               "unit (0.5 point) of each; read as a round 5% (2.5 points), the "
-                                               "row would miss still",
-                  role="predicted", cell=large["key"],
-                  miss="the Redbook's cause: zHyperLink writes at most two tracks per I/O, so a large log write "
-                       "becomes several I/Os and the gain shrinks as the writes grow; the model has no write size"),
+                  miss="the two-way test's wait fell more; we read two causes the data cannot separate, one run "
+                       "each: forced writes at index splits may be small, and the Redbook shows the gain shrinking "
+                       "as writes grow, or more of the wait is queueing behind other writes, which a faster write "
+                       "also removes (the summary prints 69%, not 63%)"),
     ]
 
 
@@ -263,9 +291,17 @@ def misses() -> list[dict]:
     a = -pub.value("option_database", "elapsed_change_pct")
     b = -pub.value("option_activelog", "elapsed_change_pct")
     enable = -pub.value("option_enable", "elapsed_change_pct")
+    large = _cell("log_write_large", "avg_response_time_change_pct")
+    small = -pub.value("log_write", "latency_change_pct")
     return [
         {"quantity": "ENABLE, product rule 1 - (1 - a)(1 - b) (the other combining rule; inside the noise, like a + b)",
          "published": enable,
          "model": round(100 * float(model.combined_reduction(a / 100, b / 100, multiplicative=True)), 2),
          "error": f"{float(model.combined_reduction(a / 100, b / 100, multiplicative=True)) * 100 / enable - 1:+.1%}"},
+        {"quantity": "striped writes of 128 4-K records: the one-way small-write latency cut carried over (an "
+                     "illustration of the missing write-size term, not a prediction: the Redbook states the outcome, "
+                     "and striping and more inserts per commit also changed)",
+         "published": -large["value"], "model": small,
+         "error": f"{small - -large['value']:+.0f} points ('approximately 20%', read as a round figure: +/-2.5 "
+                  "points; still outside)"},
     ]
