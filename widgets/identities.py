@@ -12,7 +12,7 @@ from .ledger import LedgerRow
 
 def half_unit(printed: str, unit: str = "") -> float:
     """Half a unit of the last digit of a printed number, in the number's unit (``"0.852"`` -> 0.0005,
-    ``"+66%"`` -> 0.5, ``"501 K"`` -> 500).
+    ``"+66%"`` -> 0.5, ``"501 K"`` -> 500, ``"16.47M"`` -> 5000).
 
     A count (``unit`` "count", a whole number) and a number printed in words are exact: 0.
     """
@@ -20,6 +20,8 @@ def half_unit(printed: str, unit: str = "") -> float:
     scale = 1.0
     if text.endswith("K"):  # thousands, as SQL Data Insights' tables print rows
         text, scale = text[:-1].strip(), 1000.0
+    elif text.endswith("M"):  # millions, as the large-memory brief prints throughputs (Table 19)
+        text, scale = text[:-1].strip(), 1e6
     try:
         number = float(text)
     except ValueError:

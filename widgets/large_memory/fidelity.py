@@ -39,15 +39,6 @@ INDICATORS = {  # published column -> (chain output, label)
 REPEATS = {161.0: ("S31114B1", "S41103B1"), 638.0: ("S31118B1", "S41102B1")}
 
 
-def _half_unit(printed: str) -> float:
-    """Half a unit of the last digit of a printed number, in its unit, reading an ``M`` suffix as millions
-    (``"16.47M"`` -> 5000; Table 19 prints throughputs so); everything else as :func:`identities.half_unit`."""
-    text = str(printed).strip()
-    if text.endswith("M"):
-        return identities.half_unit(text[:-1]) * 1e6
-    return identities.half_unit(text)
-
-
 def _up(x: float) -> float:
     """``x`` rounded *up* to three significant digits, as the page shows an absolute tolerance."""
     scale = 10.0 ** (math.floor(math.log10(abs(x))) - 2)
@@ -57,7 +48,7 @@ def _up(x: float) -> float:
 def rounding(filename: str, run_id: str, metric: str) -> dict:
     """Tolerance fields for one printed cell held to its printed digits: half a unit of its last digit."""
     c = identities.cell(published.STUDY, filename, run_id, metric)
-    half = _half_unit(c["printed"])
+    half = identities.half_unit(c["printed"])
     return {"tolerance": half / abs(c["value"]), "basis": "rounding",
             "basis_note": f"printed {c['printed']}: \u00b1{half:g}"}
 
@@ -265,7 +256,7 @@ def _itr_identity_rows() -> list[LedgerRow]:
         for run in frame.itertuples():
             cells = {m: identities.cell(published.STUDY, run.file, run.run_id, m)
                      for m in ("itr_ds_per_s", "etr_ds_per_s", "cpu_util_pct")}
-            slack = sum(_half_unit(c["printed"]) / c["value"] for c in cells.values())
+            slack = sum(identities.half_unit(c["printed"]) / c["value"] for c in cells.values())
             rows.append(LedgerRow(
                 chapter=CHAPTER, source=run.src_itr_ds_per_s, quantity="ITR (DS/s): ETR / CPU utilisation",
                 condition=f"{run.run_id}, {label}: {run.etr_ds_per_s:,.2f} DS/s at {run.cpu_util_pct:g}% busy",
@@ -357,10 +348,10 @@ def _delta_rows() -> list[LedgerRow]:
             now, then = float(frame.loc[cell.run_id, metric]), float(frame.loc[base, metric])
             src = {r: identities.cell(published.STUDY, frame.loc[r, "file"] if "file" in frame else
                                       "t18_night_single_results.csv", r, metric) for r in (cell.run_id, base)}
-            slack = 100 * (now / then) * sum(_half_unit(c["printed"]) / c["value"] for c in src.values())
+            slack = 100 * (now / then) * sum(identities.half_unit(c["printed"]) / c["value"] for c in src.values())
             flag = str(cell.flag) if cell.flag == cell.flag else ""
             # a reconstructed cell's printed text is garbled ("3.56 2%"): its digits are the value's
-            printed = _half_unit(f"{cell.value:g}" if flag == "reconstructed" else str(cell.printed))
+            printed = identities.half_unit(f"{cell.value:g}" if flag == "reconstructed" else str(cell.printed))
             rows.append(LedgerRow(
                 chapter=CHAPTER, source=published.cite(filename, cell.run_id, cell.metric),
                 quantity=f"{cell.metric.replace('_delta_pct', '').replace('_', ' ')} change (%)",
